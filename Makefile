@@ -1,0 +1,43 @@
+# The two commands of the README:
+#   make train   set up, then train the lecture's net on Fashion-MNIST on the CPU
+#   make test    set up, then lint and run the whole test suite
+# Both create .venv, install the Python packages, and install Debian's Fashion-MNIST
+# package when it is missing, so they work on a fresh Debian machine.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+FASHION_MNIST := /usr/share/datasets/fashion-mnist
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup data test lint train bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+data:
+	@if [ ! -f $(FASHION_MNIST)/train-images-idx3-ubyte.gz ]; then \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq dataset-fashion-mnist; \
+	fi
+
+lint: setup
+	$(BIN)/ruff check minitorch_meta tests benchmarks
+
+test: setup data lint
+	$(BIN)/python -m pytest -q
+
+train: setup data
+	$(BIN)/python -m minitorch_meta train --model lecture --dataset fashion-mnist --device cpu \
+		--epochs 3 --batch-size 64 --optimizer sgd --lr 0.05 --loss cross-entropy \
+		--checkpoint runs/lecture.ckpt --plot runs/lecture.png --metrics runs/lecture.json
+
+bench: setup
+	$(BIN)/python -m pytest benchmarks -q --benchmark-columns=median,iqr,rounds
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .benchmarks runs

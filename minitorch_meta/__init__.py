@@ -1,0 +1,60 @@
+"""minitorch_meta: a small PyTorch-shaped autograd framework on NumPy, CuPy and meta.
+
+``import minitorch_meta as torch`` runs PyTorch code for the subset covered here: tensors
+and autograd, ``nn`` (Conv2d, MaxPool2d, Linear, losses, ...), ``optim``, and a ``"meta"``
+device that checks every shape of a model without allocating data.
+"""
+
+from . import dtypes as _dtypes
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .device import device
+from .dtypes import dtype
+from .errors import DeviceError, MetaDataError, ShapeError
+from .factories import (arange, as_tensor, empty, empty_like, from_numpy, full, full_like, ones,
+                        ones_like, rand, rand_like, randn, randn_like, tensor, zeros, zeros_like)
+from .functions import (abs, add, addmm, argmax, clone, div, eq, exp, flatten, ge, gt, le, log,
+                        lt, matmul, max, mean, mm, mul, mv, ne, neg, numel, permute, pow, relu,
+                        reshape, sqrt, squeeze, sub, sum, t, transpose, unsqueeze, where)
+from .random import Generator, manual_seed
+from .size import Size
+from .tensor import Tensor
+
+float32 = float = _dtypes.float32
+float64 = double = _dtypes.float64
+int64 = long = _dtypes.int64
+int32 = int = _dtypes.int32
+uint8 = _dtypes.uint8
+bool = _dtypes.bool_
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # Subpackages load on first use, so that importing minitorch_meta stays fast and
+    # never imports CuPy, matplotlib or tqdm.
+    import importlib
+
+    if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
+                "distributed"):
+        return importlib.import_module(f".{name}", __name__)
+    if name in ("save", "load"):
+        from . import serialization
+
+        return getattr(serialization, name)
+    if name == "summary":
+        from .tools.summary import summary
+
+        return summary
+    raise AttributeError(f"module 'minitorch_meta' has no attribute {name!r}")
+
+
+__all__ = [
+    "Generator", "Size", "Tensor", "DeviceError", "MetaDataError", "ShapeError", "abs", "add",
+    "addmm", "arange", "argmax", "as_tensor", "bool", "clone", "device", "div", "double", "dtype",
+    "empty", "empty_like", "enable_grad", "eq", "exp", "flatten", "float", "float32", "float64",
+    "from_numpy", "full", "full_like", "ge", "gt", "int", "int32", "int64", "is_grad_enabled",
+    "le", "log", "long", "lt", "manual_seed", "matmul", "max", "mean", "mm", "mul", "mv", "ne",
+    "neg", "no_grad", "numel", "ones", "ones_like", "permute", "pow", "rand", "rand_like",
+    "randn", "randn_like", "relu", "reshape", "set_grad_enabled", "sqrt", "squeeze", "sub",
+    "sum", "t", "tensor", "transpose", "uint8", "unsqueeze", "where", "zeros", "zeros_like",
+]

@@ -1,0 +1,161 @@
+"""Reverse-mode autograd: grad mode, and the engine that walks ``grad_fn`` graphs.
+
+The walk is iterative (no recursion, so a 10,000-op chain is fine) and topologically
+ordered: a node runs its backward once, after every gradient flowing into it has been
+summed. Leaves receive their gradient through an ``AccumulateGrad`` node.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+_local = threading.local()
+
+
+def is_grad_enabled() -> bool:
+    """Whether ops record graphs for autograd (False inside ``no_grad``)."""
+    return getattr(_local, "enabled", True)
+
+
+def _set_grad_enabled(mode: bool) -> None:
+    _local.enabled = mode
+
+
+class _GradMode:
+    """Base of ``no_grad`` / ``enable_grad``: a context manager and a decorator."""
+
+    mode = True
+
+    def __enter__(self):
+        self._previous = is_grad_enabled()
+        _set_grad_enabled(self.mode)
+        return self
+
+    def __exit__(self, *exc_info):
+        _set_grad_enabled(self._previous)
+
+    def __call__(self, function):
+        import functools
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            with type(self)():
+                return function(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradMode):  # noqa: N801 - PyTorch's name
+    """Ops inside run without recording a graph (inference, parameter updates)."""
+
+    mode = False
+
+
+class enable_grad(_GradMode):  # noqa: N801 - PyTorch's name
+    """Ops inside record graphs again, even within ``no_grad``."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradMode):  # noqa: N801 - PyTorch's name
+    """Set grad mode to ``mode`` inside the block."""
+
+    def __init__(self, mode: bool):
+        self.mode = bool(mode)
+
+    def __call__(self, function):
+        raise TypeError("set_grad_enabled(mode) is used as a context manager only")
+
+
+class AccumulateGrad:
+    """The graph node of a leaf tensor: adds incoming gradients into ``tensor.grad``."""
+
+    __slots__ = ("variable",)
+    next_functions = ()
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return "<AccumulateGrad object>"
+
+    @property
+    def backend(self):
+        return self.variable._backend
+
+    def accumulate(self, grad_array) -> None:
+        tensor = self.variable
+        backend = tensor._backend
+        if tensor.grad is None:
+            # The incoming array may be shared (an add hands the same gradient to both
+            # inputs) or a view of a saved buffer: the leaf gets its own copy, so in-place
+            # updates of one .grad never touch another.
+            tensor.grad = tensor._wrap(backend.copy(grad_array))
+        else:
+            tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
+
+
+def backward(tensors: Sequence, grad_tensors: Sequence, retain_graph: bool = False) -> None:
+    """Compute gradients of ``tensors`` (weighted by ``grad_tensors``) w.r.t. the leaves."""
+    roots = []
+    for tensor, grad in zip(tensors, grad_tensors):
+        if tensor.grad_fn is None and not tensor.requires_grad:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a "
+                               "grad_fn: call backward() on a result computed from tensors "
+                               "created with requires_grad=True (and not under no_grad())")
+        node = tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()
+        roots.append((node, grad))
+    _run(roots, retain_graph)
+
+
+def _run(roots, retain_graph: bool) -> None:
+    dependencies = _count_dependencies([node for node, _ in roots])
+    pending = {}
+    for node, grad in roots:
+        _add_grad(pending, node, grad)
+    ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
+    seen_ready = set(ready)
+    with no_grad():
+        while ready:
+            node = ready.pop()
+            grad = pending.pop(node)
+            if isinstance(node, AccumulateGrad):
+                node.accumulate(grad)
+                continue
+            input_grads = node._backward(grad, retain_graph)
+            for next_node, g in zip(node.next_functions, input_grads):
+                if next_node is None or g is None:
+                    continue
+                _add_grad(pending, next_node, g)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0 and next_node not in seen_ready:
+                    seen_ready.add(next_node)
+                    ready.append(next_node)
+
+
+def _add_grad(pending: dict, node, grad) -> None:
+    if node in pending:
+        pending[node] = node.backend.binary("add", pending[node], grad)
+    else:
+        pending[node] = grad
+
+
+def _count_dependencies(start_nodes) -> dict:
+    """How many edges point at each node reachable from ``start_nodes`` (iterative DFS)."""
+    dependencies = {}
+    stack = list(start_nodes)
+    visited = set(stack)
+    while stack:
+        node = stack.pop()
+        for next_node in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in visited:
+                visited.add(next_node)
+                stack.append(next_node)
+    return dependencies

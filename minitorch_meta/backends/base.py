@@ -1,0 +1,92 @@
+"""``Backend``: the kernel set a device must implement. This file is the whole contract.
+
+Arrays are the backend's own (``numpy.ndarray``, ``cupy.ndarray``, ``MetaArray``); a kernel
+never sees a Tensor. Shapes arrive already checked: every op runs its shape rule before
+calling a kernel, so kernels do no validation of their own.
+
+A backend whose ``stores_data`` is False (meta) implements only the creation kernels: the
+dispatcher (``ops.function``) never calls its compute kernels, it makes empty arrays of the
+shapes the shape rules give.
+
+Kernels (all positional arguments are backend arrays unless named otherwise):
+
+creation and transfer
+    empty(shape, dtype) / full(shape, value, dtype) / arange(start, end, step, dtype)
+    asarray(data, dtype)        Python data or a NumPy array -> array on this device
+    to_numpy(a)                 array -> NumPy array on the host (for .numpy(), .cpu())
+    uniform(shape, low, high, dtype, generator) / normal(shape, mean, std, dtype, generator)
+    new_generator(seed)         a random generator for this device
+    synchronize()               wait for queued work (a no-op on the CPU)
+elementwise (NumPy broadcasting)
+    unary(name, a)              name in UNARY
+    binary(name, a, b)          name in BINARY; b may be a Python scalar
+    where(condition, a, b)
+reductions
+    sum(a, axis, keepdims) / max(a, axis, keepdims) / argmax(a, axis, keepdims)
+    sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
+linear algebra
+    matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
+layout and indexing
+    reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
+    getitem(a, index) / setitem(a, index, value)
+    index_add(shape, index, values, dtype)   zeros(shape) with values added at index
+convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
+    conv2d(x, w, b, stride, padding, dilation, out_hw) -> (y, saved)
+    conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
+    max_pool2d(x, kernel, stride, padding, dilation, out_hw) -> (y, indices)
+    max_pool2d_backward(gy, indices, x_shape, kernel, stride, dilation) -> gx
+"""
+
+from __future__ import annotations
+
+UNARY = ("neg", "abs", "exp", "log", "sign", "sqrt")
+BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
+          "eq", "ne", "lt", "le", "gt", "ge")
+
+
+class Backend:
+    """Base class of every backend; see the module docstring for the kernel set."""
+
+    #: False for backends that keep only shapes (meta): the dispatcher then skips kernels.
+    stores_data: bool = True
+
+    def __init__(self, device):
+        self.device = device
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.device})"
+
+    def _missing(self, name):
+        raise NotImplementedError(f"backend {type(self).__name__} for device '{self.device}' "
+                                  f"does not implement the kernel {name!r}")
+
+    # Every kernel listed above; a subclass overrides them all.
+    def empty(self, shape, dtype): self._missing("empty")
+    def full(self, shape, value, dtype): self._missing("full")
+    def arange(self, start, end, step, dtype): self._missing("arange")
+    def asarray(self, data, dtype): self._missing("asarray")
+    def to_numpy(self, a): self._missing("to_numpy")
+    def uniform(self, shape, low, high, dtype, generator): self._missing("uniform")
+    def normal(self, shape, mean, std, dtype, generator): self._missing("normal")
+    def new_generator(self, seed): self._missing("new_generator")
+    def synchronize(self): self._missing("synchronize")
+    def unary(self, name, a): self._missing("unary")
+    def binary(self, name, a, b): self._missing("binary")
+    def where(self, condition, a, b): self._missing("where")
+    def sum(self, a, axis, keepdims): self._missing("sum")
+    def max(self, a, axis, keepdims): self._missing("max")
+    def argmax(self, a, axis, keepdims): self._missing("argmax")
+    def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
+    def matmul(self, a, b): self._missing("matmul")
+    def reshape(self, a, shape): self._missing("reshape")
+    def transpose(self, a, axes): self._missing("transpose")
+    def astype(self, a, dtype): self._missing("astype")
+    def copy(self, a): self._missing("copy")
+    def getitem(self, a, index): self._missing("getitem")
+    def setitem(self, a, index, value): self._missing("setitem")
+    def index_add(self, shape, index, values, dtype): self._missing("index_add")
+    def conv2d(self, x, w, b, stride, padding, dilation, out_hw): self._missing("conv2d")
+    def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
+    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw): self._missing("max_pool2d")
+    def max_pool2d_backward(self, gy, indices, x_shape, kernel, stride, dilation):
+        self._missing("max_pool2d_backward")

@@ -1,0 +1,100 @@
+"""Data types: ``float32`` (the default), ``float64``, ``int64``, ``int32``, ``uint8``, ``bool``.
+
+A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
+arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
+    """A tensor element type. Prints as PyTorch's (``torch.float32``)."""
+
+    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "_rank")
+
+    def __init__(self, name: str, numpy_dtype, rank: int):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.itemsize = self.numpy.itemsize
+        self.is_floating_point = self.numpy.kind == "f"
+        # Promotion rank: bool < integers < floats, and wider beats narrower.
+        self._rank = rank
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (from_name, (self.name,))
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int32 = dtype("int32", np.int32, 2)
+int64 = dtype("int64", np.int64, 3)
+float32 = dtype("float32", np.float32, 10)
+float64 = dtype("float64", np.float64, 11)
+
+ALL = (bool_, uint8, int32, int64, float32, float64)
+_BY_NUMPY = {d.numpy: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"float": float32, "double": float64, "long": int64, "int": int32})
+
+DEFAULT_FLOAT = float32
+
+
+def from_name(name: str) -> dtype:
+    """The dtype called ``name`` (``"float32"``, ``"float"``, ``"int64"``, ...)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise TypeError(f"unknown dtype name {name!r}; expected one of {sorted(_BY_NAME)}") from None
+
+
+def from_numpy(np_dtype) -> dtype:
+    """Our dtype for a NumPy dtype; raises ``TypeError`` for unsupported ones."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        pass
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        supported = ", ".join(str(d.numpy) for d in ALL)
+        raise TypeError(f"unsupported array dtype {np_dtype}; supported: {supported}") from None
+
+
+def to_dtype(value) -> dtype:
+    """Normalise what a user passes as ``dtype=`` (our dtype, NumPy dtype, Python type, name)."""
+    if isinstance(value, dtype):
+        return value
+    if value is float:  # as in PyTorch, Python's float means double precision
+        return float64
+    if value is int:
+        return int64
+    if value is bool:
+        return bool_
+    if isinstance(value, str):
+        return from_name(value)
+    return from_numpy(value)
+
+
+def promote(a: dtype, b: dtype) -> dtype:
+    """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
+    return a if a._rank >= b._rank else b
+
+
+def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
+    """The dtype of a binary op between a tensor and a Python scalar (PyTorch's rule).
+
+    A scalar never widens a tensor of its own kind: ``float32 * 2.5`` stays float32, but an
+    integer tensor times a float becomes the default float dtype.
+    """
+    if isinstance(scalar, bool):
+        return tensor_dtype
+    if isinstance(scalar, float) and not tensor_dtype.is_floating_point:
+        return DEFAULT_FLOAT
+    if isinstance(scalar, int) and tensor_dtype is bool_:
+        return int64
+    return tensor_dtype

@@ -1,0 +1,23 @@
+"""Exceptions raised by minitorch_meta, each with a message a person can act on."""
+
+
+class ShapeError(ValueError):
+    """An op received inputs whose shapes (or hyper-parameters) do not fit together.
+
+    Raised by the op's shape rule, before any backend runs, so the message is the same
+    on cpu, cuda and meta. ``op`` names the op; the message says what was expected and
+    what arrived.
+    """
+
+    def __init__(self, op: str, message: str):
+        super().__init__(f"{op}: {message}")
+        self.op = op
+        self.detail = message
+
+
+class DeviceError(RuntimeError):
+    """A device cannot be used (CUDA unavailable, devices mixed in one op, ...)."""
+
+
+class MetaDataError(RuntimeError):
+    """Data was read from a meta tensor, which stores only its shape and dtype."""

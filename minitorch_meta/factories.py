@@ -1,0 +1,179 @@
+"""Factory functions: ``tensor``, ``empty``, ``zeros``, ``ones``, ``full``, ``rand``, ``randn``,
+``arange``, ``from_numpy`` and the ``*_like`` forms.
+
+Every factory takes ``dtype=``, ``device=`` and ``requires_grad=``; the device defaults to
+the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing is allocated.
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import numpy as np
+
+from . import dtypes
+from .backends.registry import get_backend
+from .device import to_device
+from .tensor import Tensor
+
+
+def _sizes(size) -> tuple:
+    """``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros(Size([2, 3]))`` all mean ``(2, 3)``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"sizes must be integers, got {s!r} in {size!r}")
+        if s < 0:
+            raise ValueError(f"sizes must be non-negative, got {tuple(size)}")
+    return tuple(int(s) for s in size)
+
+
+def _finish(array, backend, requires_grad: bool) -> Tensor:
+    t = Tensor._make(array, backend)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _setup(dtype, device, default=dtypes.float32):
+    return (dtypes.to_dtype(dtype) if dtype is not None else default,
+            get_backend(to_device(device)))
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor (on meta: a shape only, whatever the size)."""
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
+
+
+def full(size, fill_value: Number, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    default = dtypes.float32 if isinstance(fill_value, float) else (
+        dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
+    dtype, backend = _setup(dtype, device, default)
+    return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.full(_sizes(size), 0, dtype), backend, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.full(_sizes(size), 1, dtype), backend, requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    dtype, backend = _setup(dtype, device)
+    _require_float("rand", dtype)
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.uniform(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples."""
+    dtype, backend = _setup(dtype, device)
+    _require_float("randn", dtype)
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.normal(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+
+
+def _require_float(name: str, dtype) -> None:
+    if not dtype.is_floating_point:
+        raise TypeError(f"{name}: expected a floating-point dtype, got {dtype}")
+
+
+def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=None,
+           device=None, requires_grad: bool = False) -> Tensor:
+    """``[start, end)`` with spacing ``step`` (int64 for integer arguments, else float32)."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ValueError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise ValueError(f"arange: upper bound and larger bound inconsistent with step sign "
+                         f"(start={start}, end={end}, step={step})")
+    integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dtype, backend = _setup(dtype, device, dtypes.int64 if integral else dtypes.float32)
+    return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor copying ``data`` (nested lists, numbers, NumPy arrays or a Tensor)."""
+    if isinstance(data, Tensor):
+        data = data.detach()
+        out = data.to(device=to_device(device) if device is not None else data.device,
+                      dtype=dtype if dtype is not None else data.dtype)
+        out = out.clone() if out is data else out
+        return out.requires_grad_(requires_grad) if requires_grad else out
+    array = np.array(data)
+    if dtype is None:
+        dtype = _infer_dtype(array, from_numpy_data=isinstance(data, (np.ndarray, np.generic)))
+    dtype, backend = _setup(dtype, device)
+    array = array.astype(dtype.numpy, copy=False)
+    return _finish(backend.asarray(array, dtype), backend, requires_grad)
+
+
+def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
+    """PyTorch's inference: Python floats -> float32, ints -> int64, NumPy keeps its dtype."""
+    if array.dtype.kind == "f":
+        if from_numpy_data and array.dtype != np.float16:
+            return dtypes.from_numpy(array.dtype)
+        return dtypes.float32
+    if array.dtype.kind in "iu":
+        try:
+            return dtypes.from_numpy(array.dtype)
+        except TypeError:
+            return dtypes.int64
+    if array.dtype.kind == "b":
+        return dtypes.bool_
+    if array.size == 0:
+        return dtypes.float32
+    raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "
+                    "pass numbers, nested lists of numbers or a numeric array")
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    if isinstance(data, Tensor):
+        return data.to(device=device or data.device, dtype=dtype or data.dtype)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A CPU tensor sharing memory with ``array`` (its dtype is kept)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
+    dtypes.from_numpy(array.dtype)  # raises a clear error for unsupported dtypes
+    return Tensor._make(array, get_backend(to_device("cpu")))
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return empty(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
+
+
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
+
+
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                device=device or input.device, requires_grad=requires_grad)
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)

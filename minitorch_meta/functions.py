@@ -1,0 +1,182 @@
+"""Module-level tensor functions (``minitorch_meta.add``, ``.mm``, ``.flatten``, ...).
+
+Each is a thin wrapper over one op's ``Function``; the Tensor methods of the same name
+call these, so a method and a function never differ.
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+
+from .ops import elementwise as ew
+from .ops import layout, linalg, reduction
+
+
+def _binary(op_class, a, b):
+    from .tensor import Tensor
+
+    if isinstance(b, Tensor):
+        if isinstance(a, Tensor):
+            return op_class.apply(a, b)
+        return op_class(scalar=a, reflected=True)(b)
+    if not isinstance(b, (Number,)) and not _is_numpy_scalar(b):
+        return NotImplemented
+    return op_class(scalar=b)(a)
+
+
+def _is_numpy_scalar(value) -> bool:
+    return hasattr(value, "dtype") and getattr(value, "shape", None) == ()
+
+
+def add(input, other, alpha: Number = 1):
+    """``input + alpha * other`` with broadcasting."""
+    return _binary(ew.Add, input, other if alpha == 1 else other * alpha)
+
+
+def sub(input, other, alpha: Number = 1):
+    """``input - alpha * other`` with broadcasting."""
+    return _binary(ew.Sub, input, other if alpha == 1 else other * alpha)
+
+
+def mul(input, other):
+    return _binary(ew.Mul, input, other)
+
+
+def div(input, other):
+    """True division (integers give floats), with broadcasting."""
+    return _binary(ew.Div, input, other)
+
+
+def pow(input, exponent):  # noqa: A001 - PyTorch's name
+    return _binary(ew.Pow, input, exponent)
+
+
+def eq(input, other):
+    return _binary(ew.Eq, input, other)
+
+
+def ne(input, other):
+    return _binary(ew.Ne, input, other)
+
+
+def lt(input, other):
+    return _binary(ew.Lt, input, other)
+
+
+def le(input, other):
+    return _binary(ew.Le, input, other)
+
+
+def gt(input, other):
+    return _binary(ew.Gt, input, other)
+
+
+def ge(input, other):
+    return _binary(ew.Ge, input, other)
+
+
+def neg(input):
+    return ew.Neg.apply(input)
+
+
+def abs(input):  # noqa: A001 - PyTorch's name
+    return ew.Abs.apply(input)
+
+
+def exp(input):
+    return ew.Exp.apply(input)
+
+
+def log(input):
+    return ew.Log.apply(input)
+
+
+def sqrt(input):
+    return ew.Sqrt.apply(input)
+
+
+def relu(input):
+    return ew.Relu.apply(input)
+
+
+def where(condition, input, other):
+    """``input`` where ``condition`` holds, else ``other`` (tensors, broadcast together)."""
+    return ew.Where.apply(condition, input, other)
+
+
+def sum(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    return reduction.Sum(dim=dim, keepdim=keepdim)(input)
+
+
+def mean(input, dim=None, keepdim: bool = False):
+    return reduction.Mean(dim=dim, keepdim=keepdim)(input)
+
+
+def max(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    """The largest element, or ``(values, indices)`` along ``dim``."""
+    if dim is None:
+        return reduction.MaxAll.apply(input)
+    from .return_types import MaxResult
+
+    return MaxResult(*reduction.MaxDim(dim=dim, keepdim=keepdim)(input))
+
+
+def argmax(input, dim=None, keepdim: bool = False):
+    return reduction.Argmax(dim=dim, keepdim=keepdim)(input)
+
+
+def mm(input, mat2):
+    """Matrix product ``(n, k) @ (k, m) -> (n, m)``."""
+    return linalg.Mm.apply(input, mat2)
+
+
+def mv(input, vec):
+    """Matrix-vector product ``(n, k) @ (k,) -> (n,)``."""
+    return linalg.Mv.apply(input, vec)
+
+
+def matmul(input, other):
+    """``input @ other`` for 1-D, 2-D and batched operands."""
+    return linalg.Matmul.apply(input, other)
+
+
+def addmm(input, mat1, mat2, *, beta: Number = 1, alpha: Number = 1):
+    """``beta * input + alpha * (mat1 @ mat2)``: the row-vector ``x @ W.T + b`` of Linear."""
+    return linalg.Addmm(beta=beta, alpha=alpha)(input, mat1, mat2)
+
+
+def reshape(input, shape):
+    return layout.Reshape(shape=tuple(shape))(input)
+
+
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    """Merge dimensions ``start_dim..end_dim`` into one."""
+    return layout.Flatten(start_dim=start_dim, end_dim=end_dim)(input)
+
+
+def transpose(input, dim0: int, dim1: int):
+    return layout.Transpose(dim0=dim0, dim1=dim1)(input)
+
+
+def t(input):
+    return layout.T.apply(input)
+
+
+def permute(input, dims):
+    return layout.Permute(dims=tuple(dims))(input)
+
+
+def unsqueeze(input, dim: int):
+    return layout.Unsqueeze(dim=dim)(input)
+
+
+def squeeze(input, dim: int | None = None):
+    return layout.Squeeze(dim=dim)(input)
+
+
+def clone(input):
+    return layout.Clone.apply(input)
+
+
+def numel(input) -> int:
+    return input.numel()

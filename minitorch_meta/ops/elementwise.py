@@ -1,0 +1,257 @@
+"""Elementwise ops with broadcasting: arithmetic, comparisons, exp/log/abs/neg and relu.
+
+A binary op takes two tensors, or one tensor and a Python scalar (``scalar=``, with
+``reflected=True`` for ``2 - x``). Results follow PyTorch's type promotion.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes
+from . import shapes
+from .function import Function
+
+
+class Binary(Function):
+    """Base of the binary ops; ``kernel`` names the backend's elementwise kernel.
+
+    Shape:
+        ``a`` and ``b`` broadcast together (NumPy rules); the output has the broadcast shape.
+    """
+
+    kernel = "add"
+    scalar = None
+    reflected = False
+
+    def infer(self, a, b=None):
+        if b is None:
+            shape = a.shape
+            self.compute_dtype = dtypes.scalar_result(a.dtype, self.scalar)
+        else:
+            shape = shapes.broadcast(self.op_name, a.shape, b.shape)
+            self.compute_dtype = dtypes.promote(a.dtype, b.dtype)
+        return shape, self.result_dtype(self.compute_dtype)
+
+    def result_dtype(self, compute_dtype):
+        return compute_dtype
+
+    def operands(self, a, b):
+        """The kernel's (left, right) operands, cast to the compute dtype."""
+        np_dtype = self.compute_dtype.numpy
+        if a.dtype != np_dtype:
+            a = a.astype(np_dtype)
+        if b is None:
+            scalar = np_dtype.type(self.scalar)
+            return (scalar, a) if self.reflected else (a, scalar)
+        if b.dtype != np_dtype:
+            b = b.astype(np_dtype)
+        return a, b
+
+    def forward(self, backend, a, b=None):
+        x, y = self.operands(a, b)
+        out = backend.binary(self.kernel, x, y)
+        self.save(x, y, out)
+        return out
+
+    def save(self, x, y, out):
+        """Keep what ``grads`` needs (nothing, by default)."""
+
+    def grads(self, backend, gy):
+        """Gradients with respect to the (left, right) operands, unreduced."""
+        raise NotImplementedError
+
+    def backward(self, backend, gy):
+        g_left, g_right = self.grads(backend, gy)
+        specs = self.input_specs
+        if len(specs) == 1:
+            g = g_right if self.reflected else g_left
+            return (_reduce(backend, g, specs[0]),)
+        return (_reduce(backend, g_left, specs[0]) if self.needs_input_grad[0] else None,
+                _reduce(backend, g_right, specs[1]) if self.needs_input_grad[1] else None)
+
+
+def _reduce(backend, grad, spec):
+    """Sum a broadcast gradient back to the input's shape and dtype."""
+    shape, dtype = spec
+    grad = backend.sum_to_shape(grad, tuple(shape))
+    if grad.dtype != dtype.numpy:
+        grad = backend.astype(grad, dtype)
+    return grad
+
+
+class Add(Binary):
+    op_name, backward_name, kernel = "add", "AddBackward0", "add"
+
+    def grads(self, backend, gy):
+        return gy, gy
+
+
+class Sub(Binary):
+    op_name, backward_name, kernel = "sub", "SubBackward0", "sub"
+
+    def grads(self, backend, gy):
+        return gy, backend.unary("neg", gy)
+
+
+class Mul(Binary):
+    op_name, backward_name, kernel = "mul", "MulBackward0", "mul"
+
+    def save(self, x, y, out):
+        self.x, self.y = x, y
+
+    def grads(self, backend, gy):
+        return backend.binary("mul", gy, self.y), backend.binary("mul", gy, self.x)
+
+
+class Div(Binary):
+    op_name, backward_name, kernel = "div", "DivBackward0", "div"
+
+    def infer(self, a, b=None):
+        shape, dtype = super().infer(a, b)
+        if not self.compute_dtype.is_floating_point:  # true division of integers
+            self.compute_dtype = dtypes.DEFAULT_FLOAT
+        return shape, self.compute_dtype
+
+    def save(self, x, y, out):
+        self.y, self.out = y, out
+
+    def grads(self, backend, gy):
+        g_left = backend.binary("div", gy, self.y)
+        g_right = backend.unary("neg", backend.binary("mul", g_left, self.out))
+        return g_left, g_right
+
+
+class Pow(Binary):
+    op_name, backward_name, kernel = "pow", "PowBackward0", "pow"
+
+    def save(self, x, y, out):
+        self.x, self.y, self.out = x, y, out
+
+    def grads(self, backend, gy):
+        x, y = self.x, self.y
+        g_left = backend.binary("mul", gy, backend.binary(
+            "mul", y, backend.binary("pow", x, backend.binary("sub", y, 1))))
+        g_right = None
+        if self.reflected or len(self.input_specs) == 2:
+            g_right = backend.binary("mul", gy, backend.binary("mul", self.out,
+                                                                backend.unary("log", x)))
+        return g_left, g_right
+
+
+class Compare(Binary):
+    """Comparisons: boolean results, no gradient."""
+
+    def result_dtype(self, compute_dtype):
+        return dtypes.bool_
+
+
+def _comparison(name: str, kernel: str) -> type:
+    return type(name.capitalize(), (Compare,), {"op_name": name, "kernel": kernel,
+                                                "backward_name": f"{name}Backward0"})
+
+
+Eq, Ne, Lt, Le, Gt, Ge = (_comparison(n, n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+class Unary(Function):
+    """Base of the one-input elementwise ops.
+
+    Shape:
+        the output has the input's shape.
+    """
+
+    kernel = "neg"
+    floating_only = False
+
+    def infer(self, x):
+        if self.floating_only and not x.dtype.is_floating_point:
+            raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
+                            f"{x.dtype}; convert it with .float()")
+        return x.shape, x.dtype
+
+    def forward(self, backend, x):
+        out = backend.unary(self.kernel, x)
+        self.x, self.out = x, out
+        return out
+
+
+class Neg(Unary):
+    op_name, backward_name, kernel = "neg", "NegBackward0", "neg"
+
+    def backward(self, backend, gy):
+        return (backend.unary("neg", gy),)
+
+
+class Abs(Unary):
+    op_name, backward_name, kernel = "abs", "AbsBackward0", "abs"
+
+    def backward(self, backend, gy):
+        return (backend.binary("mul", gy, backend.unary("sign", self.x)),)
+
+
+class Exp(Unary):
+    op_name, backward_name, kernel, floating_only = "exp", "ExpBackward0", "exp", True
+
+    def backward(self, backend, gy):
+        return (backend.binary("mul", gy, self.out),)
+
+
+class Log(Unary):
+    op_name, backward_name, kernel, floating_only = "log", "LogBackward0", "log", True
+
+    def backward(self, backend, gy):
+        return (backend.binary("div", gy, self.x),)
+
+
+class Sqrt(Unary):
+    op_name, backward_name, kernel, floating_only = "sqrt", "SqrtBackward0", "sqrt", True
+
+    def backward(self, backend, gy):
+        return (backend.binary("div", gy, backend.binary("mul", self.out, 2)),)
+
+
+class Relu(Unary):
+    """max(x, 0) elementwise.
+
+    Shape:
+        the output has the input's shape.
+    """
+
+    op_name, backward_name = "relu", "ReluBackward0"
+
+    def forward(self, backend, x):
+        out = backend.binary("maximum", x, x.dtype.type(0))
+        self.out = out
+        return out
+
+    def backward(self, backend, gy):
+        positive = backend.binary("gt", self.out, self.out.dtype.type(0))
+        return (backend.binary("mul", gy, positive),)
+
+
+class Where(Function):
+    """``condition ? a : b`` elementwise; gradients flow to the chosen side.
+
+    Shape:
+        the three inputs broadcast together.
+    """
+
+    op_name, backward_name = "where", "WhereBackward0"
+
+    def infer(self, condition, a, b):
+        shape = shapes.broadcast("where", shapes.broadcast("where", condition.shape, a.shape),
+                                 b.shape)
+        self.out_dtype = dtypes.promote(a.dtype, b.dtype)
+        return shape, self.out_dtype
+
+    def forward(self, backend, condition, a, b):
+        self.condition = condition
+        return backend.where(condition, a, b).astype(self.out_dtype.numpy, copy=False)
+
+    def backward(self, backend, gy):
+        zero = gy.dtype.type(0)
+        ga = gb = None
+        if self.needs_input_grad[1]:
+            ga = _reduce(backend, backend.where(self.condition, gy, zero), self.input_specs[1])
+        if self.needs_input_grad[2]:
+            gb = _reduce(backend, backend.where(self.condition, zero, gy), self.input_specs[2])
+        return None, ga, gb

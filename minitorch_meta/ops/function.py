@@ -1,0 +1,161 @@
+"""``Function``: one differentiable op — its shape rule, forward and backward together.
+
+Dispatch lives here, once for every op: find the backend of the inputs (refusing mixed
+devices), run the op's shape rule, then either run ``forward`` on a data backend or make
+empty arrays of the rule's shapes on a shape-only backend (meta). An op never asks which
+backend it is on. When autograd is recording, the ``Function`` instance itself becomes the
+output's ``grad_fn`` node and keeps what ``backward`` needs.
+
+An op subclass defines:
+
+``op_name``         the op's name in error messages (``"conv2d"``)
+``backward_name``   PyTorch's ``grad_fn`` name (``"ConvolutionBackward0"``)
+``infer(*inputs)``  the shape rule: reads only shapes, dtypes and hyper-parameters of the
+                    input tensors; returns ``(shape, dtype)`` of the output (or a list of
+                    them for several outputs) and raises ``ShapeError``
+``forward(backend, *arrays)``   returns an array (or a tuple for several outputs)
+``backward(backend, grad)``     returns one gradient array (or None) per input
+"""
+
+from __future__ import annotations
+
+from ..autograd import AccumulateGrad, is_grad_enabled
+from ..errors import DeviceError
+
+
+class Function:
+    op_name = "op"
+    backward_name = "Backward0"
+    #: outputs after the first are never differentiable (e.g. max_pool2d's indices)
+    multiple_outputs = False
+
+    def __init__(self, **hyper_parameters):
+        self.__dict__.update(hyper_parameters)
+
+    # -- what a subclass implements -------------------------------------------------
+    def infer(self, *inputs):
+        raise NotImplementedError
+
+    def forward(self, backend, *arrays):
+        raise NotImplementedError
+
+    def backward(self, backend, grad):
+        raise NotImplementedError
+
+    # -- dispatch --------------------------------------------------------------------
+    @classmethod
+    def apply(cls, *inputs, **hyper_parameters):
+        """Run the op on ``inputs`` (Tensors or None) and return its output Tensor(s)."""
+        return cls(**hyper_parameters)(*inputs)
+
+    def __call__(self, *inputs):
+        backend = common_backend(self.op_name, inputs)
+        specs = self.infer(*inputs)
+        if backend.stores_data:
+            outputs = self.forward(backend, *[t._data if t is not None else None for t in inputs])
+        elif self.multiple_outputs:
+            outputs = tuple(backend.empty(shape, dtype) for shape, dtype in specs)
+        else:
+            outputs = backend.empty(*specs)
+        record = is_grad_enabled() and any(t is not None and t.requires_grad for t in inputs)
+        first = outputs[0] if self.multiple_outputs else outputs
+        from ..tensor import Tensor
+
+        if record:
+            self.backend = backend
+            self.next_functions = tuple(_edge(t) for t in inputs)
+            self.needs_input_grad = tuple(t is not None and t.requires_grad for t in inputs)
+            self.input_specs = tuple(None if t is None else (t.shape, t.dtype) for t in inputs)
+            self._freed = False
+            result = Tensor._make(first, backend, requires_grad=True, grad_fn=self)
+        else:
+            result = Tensor._make(first, backend)
+        if self.multiple_outputs:
+            result = (result,) + tuple(Tensor._make(a, backend) for a in outputs[1:])
+        if _observers:
+            for observer in _observers:
+                observer(self, inputs, result)
+        return result
+
+    def _backward(self, grad, retain_graph: bool):
+        """Called by the engine: gradients for each input (meta: empty arrays of their shapes)."""
+        if self._freed:
+            raise RuntimeError(
+                f"Trying to backward through the graph a second time (through "
+                f"{self.backward_name}): its saved tensors were freed after the first "
+                "backward. Specify retain_graph=True on the first backward() call if you need "
+                "to backward through the graph again.")
+        backend = self.backend
+        if backend.stores_data:
+            grads = self.backward(backend, grad)
+        else:
+            grads = tuple(backend.empty(*spec) if need else None
+                          for spec, need in zip(self.input_specs, self.needs_input_grad))
+        if not retain_graph:
+            self._free_saved()
+        return grads
+
+    def _free_saved(self) -> None:
+        keep = _NODE_FIELDS
+        for key in [k for k in self.__dict__ if k not in keep]:
+            del self.__dict__[key]
+        self._freed = True
+
+    # -- what ``grad_fn`` shows ------------------------------------------------------
+    def name(self) -> str:
+        """PyTorch's name of this graph node, e.g. ``"ConvolutionBackward0"``."""
+        return self.backward_name
+
+    def __repr__(self) -> str:
+        return f"<{self.backward_name} object>"
+
+
+_NODE_FIELDS = frozenset({"backend", "next_functions", "needs_input_grad", "input_specs",
+                          "_freed"})
+
+
+# Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;
+# the shape tools count products and memory with them. Empty (and free) otherwise.
+_observers: list = []
+
+
+class observe:  # noqa: N801 - used as a context manager, like no_grad
+    """Call ``observer(function, inputs, outputs)`` after every op run inside the block."""
+
+    def __init__(self, observer):
+        self.observer = observer
+
+    def __enter__(self):
+        _observers.append(self.observer)
+        return self
+
+    def __exit__(self, *exc_info):
+        _observers.remove(self.observer)
+
+
+def _edge(tensor):
+    """The graph node a gradient for ``tensor`` flows into, or None if it needs none."""
+    if tensor is None or not tensor.requires_grad:
+        return None
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn
+    return tensor._accumulator()
+
+
+def common_backend(op: str, inputs):
+    """The backend shared by all tensor ``inputs``; mixing devices is an error."""
+    backend = None
+    for t in inputs:
+        if t is None:
+            continue
+        if backend is None:
+            backend = t._backend
+        elif t._backend is not backend:
+            devices = ", ".join(f"'{x.device}'" for x in inputs if x is not None)
+            raise DeviceError(
+                f"{op}: expected all tensors on the same device, but got tensors on {devices}; "
+                "move them first, e.g. with .to(device) or module.to(device)")
+    return backend
+
+
+__all__ = ["Function", "AccumulateGrad", "common_backend"]

@@ -1,0 +1,263 @@
+"""Ops that move elements around without arithmetic: views, transposes, indexing, copies."""
+
+from __future__ import annotations
+
+from . import shapes
+from .function import Function
+
+
+class View(Function):
+    """The same elements in a new shape; one dimension may be -1 (inferred).
+
+    Shape:
+        ``numel`` is unchanged: ``(2, 3, 4).view(6, -1) -> (6, 4)``.
+    """
+
+    op_name, backward_name = "view", "ViewBackward0"
+
+    def infer(self, x):
+        self.out_shape = shapes.view_shape(self.op_name, x.shape, self.shape)
+        return self.out_shape, x.dtype
+
+    def forward(self, backend, x):
+        return backend.reshape(x, self.out_shape)
+
+    def backward(self, backend, gy):
+        return (backend.reshape(gy, tuple(self.input_specs[0][0])),)
+
+
+class Reshape(View):
+    op_name, backward_name = "reshape", "ViewBackward0"
+
+
+class Flatten(View):
+    """Merge dims ``start_dim..end_dim`` into one.
+
+    Shape:
+        ``(N, C, H, W)`` with ``start_dim=1`` -> ``(N, C*H*W)``.
+    """
+
+    op_name, backward_name = "flatten", "ViewBackward0"
+    start_dim, end_dim = 0, -1
+
+    def infer(self, x):
+        self.out_shape = shapes.flatten_shape(tuple(x.shape), self.start_dim, self.end_dim)
+        return self.out_shape, x.dtype
+
+
+class Permute(Function):
+    """Reorder dimensions (``transpose`` swaps two, ``t`` swaps the two of a matrix).
+
+    Shape:
+        ``out.shape[i] == x.shape[dims[i]]``.
+    """
+
+    op_name, backward_name = "permute", "PermuteBackward0"
+
+    def infer(self, x):
+        ndim = len(x.shape)
+        axes = tuple(shapes.normalize_dim(self.op_name, d, ndim) for d in self.dims)
+        if sorted(axes) != list(range(ndim)):
+            raise shapes.ShapeError(self.op_name, f"dims {self.dims} are not a permutation of the "
+                                                  f"{ndim} dimensions of shape {shapes.fmt(x.shape)}")
+        self.axes = axes
+        return tuple(x.shape[a] for a in axes), x.dtype
+
+    def forward(self, backend, x):
+        return backend.transpose(x, self.axes)
+
+    def backward(self, backend, gy):
+        inverse = [0] * len(self.axes)
+        for i, a in enumerate(self.axes):
+            inverse[a] = i
+        return (backend.transpose(gy, tuple(inverse)),)
+
+
+class Transpose(Permute):
+    op_name, backward_name = "transpose", "TransposeBackward0"
+
+    def infer(self, x):
+        self.dims = shapes.transpose_axes("transpose", len(x.shape), self.dim0, self.dim1)
+        return super().infer(x)
+
+
+class T(Permute):
+    op_name, backward_name = "t", "TBackward0"
+
+    def infer(self, x):
+        if len(x.shape) > 2:
+            raise shapes.ShapeError("t", f"expects a tensor with <= 2 dimensions, but got a "
+                                         f"{len(x.shape)}-D tensor of shape {shapes.fmt(x.shape)}; "
+                                         "use transpose(dim0, dim1) or permute")
+        self.dims = tuple(reversed(range(len(x.shape))))
+        return super().infer(x)
+
+
+class Unsqueeze(View):
+    """Insert a dimension of size 1 at ``dim``.
+
+    Shape:
+        ``(3, 4).unsqueeze(0) -> (1, 3, 4)``.
+    """
+
+    op_name, backward_name = "unsqueeze", "UnsqueezeBackward0"
+
+    def infer(self, x):
+        ndim = len(x.shape) + 1
+        d = shapes.normalize_dim("unsqueeze", self.dim, ndim)
+        self.out_shape = tuple(x.shape[:d]) + (1,) + tuple(x.shape[d:])
+        return self.out_shape, x.dtype
+
+
+class Squeeze(View):
+    """Remove dimensions of size 1 (all, or only ``dim``).
+
+    Shape:
+        ``(1, 3, 1).squeeze() -> (3,)``.
+    """
+
+    op_name = "squeeze"
+    dim = None
+
+    @property
+    def backward_name(self):
+        return "SqueezeBackward0" if self.dim is None else "SqueezeBackward1"
+
+    def infer(self, x):
+        shape = tuple(x.shape)
+        if self.dim is None:
+            self.out_shape = tuple(s for s in shape if s != 1)
+        else:
+            d = shapes.normalize_dim("squeeze", self.dim, len(shape))
+            self.out_shape = shape[:d] + shape[d + 1:] if shape and shape[d] == 1 else shape
+        return self.out_shape, x.dtype
+
+
+class Expand(View):
+    """A broadcast view to a larger shape (-1 keeps a size).
+
+    Shape:
+        ``(3, 1).expand(3, 4) -> (3, 4)``.
+    """
+
+    op_name, backward_name = "expand", "ExpandBackward0"
+
+    def infer(self, x):
+        lead = len(self.shape) - len(x.shape)
+        target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape))
+        if lead < 0 or shapes.broadcast("expand", x.shape, target) != target:
+            raise shapes.ShapeError("expand", f"the expanded size {shapes.fmt(self.shape)} must "
+                                              f"match the existing size {shapes.fmt(x.shape)} at "
+                                              "every non-singleton dimension")
+        self.out_shape = target
+        return target, x.dtype
+
+    def forward(self, backend, x):
+        zeros = backend.full(self.out_shape, 0, _dtype(x))
+        return backend.binary("add", zeros, x)
+
+    def backward(self, backend, gy):
+        return (backend.sum_to_shape(gy, tuple(self.input_specs[0][0])),)
+
+
+def _dtype(array):
+    from ..dtypes import from_numpy
+
+    return from_numpy(array.dtype)
+
+
+class GetItem(Function):
+    """``x[index]``: ints, slices, None, Ellipsis, and integer/boolean tensors.
+
+    Shape:
+        NumPy's indexing rules.
+    """
+
+    op_name = "getitem"
+
+    @property
+    def backward_name(self):
+        if isinstance(self.index, int):
+            return "SelectBackward0"
+        if isinstance(self.index, slice):
+            return "SliceBackward0"
+        return "IndexBackward0"
+
+    def infer(self, x):
+        return shapes.indexing_shape(tuple(x.shape), x.dtype.numpy, self.shape_index), x.dtype
+
+    def forward(self, backend, x):
+        return backend.getitem(x, self.index)
+
+    def backward(self, backend, gy):
+        shape, dtype = self.input_specs[0]
+        return (backend.index_add(tuple(shape), self.index, gy, dtype),)
+
+
+class ToCopy(Function):
+    """A copy on another device and/or with another dtype; gradients flow back.
+
+    Shape:
+        unchanged.
+    """
+
+    op_name, backward_name = "to", "ToCopyBackward0"
+
+    def infer(self, x):
+        return x.shape, self.dtype
+
+    def __call__(self, x):
+        # Crosses backends, so it cannot use the single-backend dispatch of Function.
+        from ..autograd import is_grad_enabled
+        from ..tensor import Tensor
+
+        source, target = x._backend, self.target
+        if source.stores_data and target.stores_data:
+            array = x._data if source is target else target.asarray(source.to_numpy(x._data), None)
+            array = target.astype(array, self.dtype) if array.dtype != self.dtype.numpy else array
+            if array is x._data:
+                array = target.copy(array)
+        else:
+            if source.stores_data is False and target.stores_data:
+                from ..backends.meta import HOW_TO_GET_DATA
+                from ..errors import MetaDataError
+
+                raise MetaDataError(f"cannot copy a meta tensor to '{target.device}': "
+                                    f"{HOW_TO_GET_DATA}")
+            array = target.empty(tuple(x.shape), self.dtype)
+        if is_grad_enabled() and x.requires_grad:
+            self.backend = target
+            self.source = source
+            self.next_functions = (x.grad_fn if x.grad_fn is not None else x._accumulator(),)
+            self.needs_input_grad = (True,)
+            self.input_specs = ((x.shape, x.dtype),)
+            self._freed = False
+            return Tensor._make(array, target, requires_grad=True, grad_fn=self)
+        return Tensor._make(array, target)
+
+    def _backward(self, grad, retain_graph):
+        shape, dtype = self.input_specs[0]
+        source = self.source
+        if source.stores_data and self.backend.stores_data:
+            g = source.asarray(self.backend.to_numpy(grad), None)
+            return (source.astype(g, dtype),)
+        return (source.empty(tuple(shape), dtype),)
+
+
+class Clone(Function):
+    """A copy of the data on the same device.
+
+    Shape:
+        unchanged.
+    """
+
+    op_name, backward_name = "clone", "CloneBackward0"
+
+    def infer(self, x):
+        return x.shape, x.dtype
+
+    def forward(self, backend, x):
+        return backend.copy(x)
+
+    def backward(self, backend, gy):
+        return (gy,)

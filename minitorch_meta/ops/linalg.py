@@ -1,0 +1,145 @@
+"""Matrix products in the row-vector convention: ``mm``, ``mv``, ``matmul`` and ``addmm``.
+
+``linear(x, W, b)`` is ``addmm(b, x, W.t())``: a batch is a matrix whose rows are samples.
+"""
+
+from __future__ import annotations
+
+from . import shapes
+from .function import Function
+
+
+def _check_dtypes(op, a, b):
+    shapes.require_same_dtype(op, "self", a.dtype, "mat2", b.dtype)
+
+
+class Mm(Function):
+    """Matrix product of two matrices.
+
+    Shape:
+        ``(n, k) @ (k, m) -> (n, m)``.
+    """
+
+    op_name, backward_name = "mm", "MmBackward0"
+
+    def infer(self, a, b):
+        _check_dtypes("mm", a, b)
+        return shapes.mm_shape("mm", a.shape, b.shape), a.dtype
+
+    def forward(self, backend, a, b):
+        self.a, self.b = a, b
+        return backend.matmul(a, b)
+
+    def backward(self, backend, gy):
+        ga = backend.matmul(gy, self.b.T) if self.needs_input_grad[0] else None
+        gb = backend.matmul(self.a.T, gy) if self.needs_input_grad[1] else None
+        return ga, gb
+
+
+class Mv(Function):
+    """Matrix-vector product.
+
+    Shape:
+        ``(n, k) @ (k,) -> (n,)``.
+    """
+
+    op_name, backward_name = "mv", "MvBackward0"
+
+    def infer(self, a, v):
+        shapes.require_same_dtype("mv", "self", a.dtype, "vec", v.dtype)
+        return shapes.mv_shape("mv", a.shape, v.shape), a.dtype
+
+    def forward(self, backend, a, v):
+        self.a, self.v = a, v
+        return backend.matmul(a, v)
+
+    def backward(self, backend, gy):
+        ga = gv = None
+        if self.needs_input_grad[0]:  # outer product gy v^T
+            ga = backend.matmul(backend.reshape(gy, (-1, 1)), backend.reshape(self.v, (1, -1)))
+        if self.needs_input_grad[1]:
+            gv = backend.matmul(gy, self.a)
+        return ga, gv
+
+
+class Addmm(Function):
+    """``beta * bias + alpha * (a @ b)``; the bias broadcasts over rows.
+
+    Shape:
+        ``a (n, k)``, ``b (k, m)``, ``bias`` broadcastable to ``(n, m)`` -> ``(n, m)``.
+    """
+
+    op_name, backward_name = "addmm", "AddmmBackward0"
+    beta, alpha = 1, 1
+
+    def infer(self, bias, a, b):
+        _check_dtypes("addmm", a, b)
+        shapes.require_same_dtype("addmm", "input", bias.dtype, "mat1", a.dtype)
+        out = shapes.mm_shape("addmm", a.shape, b.shape)
+        if shapes.broadcast("addmm", bias.shape, out) != out:
+            raise shapes.ShapeError("addmm", f"bias of shape {shapes.fmt(bias.shape)} cannot be "
+                                             f"broadcast to the product's shape {shapes.fmt(out)}")
+        return out, a.dtype
+
+    def forward(self, backend, bias, a, b):
+        self.a, self.b = a, b
+        y = backend.matmul(a, b)
+        if self.alpha != 1:
+            y = backend.binary("mul", y, y.dtype.type(self.alpha))
+        scaled_bias = bias if self.beta == 1 else backend.binary("mul", bias, bias.dtype.type(self.beta))
+        y += scaled_bias  # y is a fresh GEMM result: adding in place saves a copy
+        return y
+
+    def backward(self, backend, gy):
+        g_bias = ga = gb = None
+        if self.needs_input_grad[0]:
+            g_bias = backend.sum_to_shape(gy, tuple(self.input_specs[0][0]))
+            if self.beta != 1:
+                g_bias = backend.binary("mul", g_bias, g_bias.dtype.type(self.beta))
+        if self.alpha != 1:
+            gy = backend.binary("mul", gy, gy.dtype.type(self.alpha))
+        if self.needs_input_grad[1]:
+            ga = backend.matmul(gy, self.b.T)
+        if self.needs_input_grad[2]:
+            gb = backend.matmul(self.a.T, gy)
+        return g_bias, ga, gb
+
+
+class Matmul(Function):
+    """NumPy/PyTorch ``@`` for 1-D, 2-D and batched operands.
+
+    Shape:
+        see ``shapes.matmul_shape``: ``(..., n, k) @ (..., k, m) -> (..., n, m)``.
+    """
+
+    op_name, backward_name = "matmul", "MmBackward0"
+
+    def infer(self, a, b):
+        shapes.require_same_dtype("matmul", "self", a.dtype, "other", b.dtype)
+        return shapes.matmul_shape(a.shape, b.shape), a.dtype
+
+    def forward(self, backend, a, b):
+        self.a, self.b = a, b
+        return backend.matmul(a, b)
+
+    def backward(self, backend, gy):
+        a, b = self.a, self.b
+        # Promote 1-D operands to matrices so one pair of formulas covers every case.
+        a2 = backend.reshape(a, (1, -1)) if a.ndim == 1 else a
+        b2 = backend.reshape(b, (-1, 1)) if b.ndim == 1 else b
+        gy2 = backend.reshape(gy, a2.shape[:-1] + b2.shape[-1:]) if (a.ndim == 1 or b.ndim == 1) \
+            else gy
+        ga = gb = None
+        if self.needs_input_grad[0]:
+            ga = backend.matmul(gy2, backend.transpose(b2, _swap_last(b2.ndim)))
+            ga = backend.sum_to_shape(ga, a2.shape)
+            ga = backend.reshape(ga, a.shape)
+        if self.needs_input_grad[1]:
+            gb = backend.matmul(backend.transpose(a2, _swap_last(a2.ndim)), gy2)
+            gb = backend.sum_to_shape(gb, b2.shape)
+            gb = backend.reshape(gb, b.shape)
+        return ga, gb
+
+
+def _swap_last(ndim: int) -> tuple:
+    return tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)

@@ -1,0 +1,62 @@
+"""2-D max pooling, with PyTorch's padding, dilation and ceil_mode rules and indices."""
+
+from __future__ import annotations
+
+from .. import dtypes
+from . import shapes
+from .conv import pair
+from .function import Function
+from .shapes import ShapeError, fmt
+
+
+class MaxPool2d(Function):
+    """Maximum over sliding windows; also returns each maximum's flat index in its plane.
+
+    Shape:
+        input ``(N, C, H, W)`` -> output and indices ``(N, C, H_out, W_out)`` with
+        ``H_out = conv_out_size(H, kH, stride, padding, dilation, ceil_mode)`` (likewise W).
+
+    Raises:
+        ShapeError: wrong rank, non-positive kernel/stride/dilation, padding over half the
+            effective kernel, or an output that would be empty.
+    """
+
+    op_name, backward_name, multiple_outputs = "max_pool2d", "MaxPool2DWithIndicesBackward0", True
+
+    def infer(self, x):
+        op = "max_pool2d"
+        shapes.require_ndim(op, "input", x.shape, (4,), " (N, C, H, W)")
+        kernel = pair(self.kernel_size, "kernel_size")
+        stride = kernel if self.stride is None or self.stride == () else pair(self.stride, "stride")
+        padding, dilation = pair(self.padding, "padding"), pair(self.dilation, "dilation")
+        if min(kernel) <= 0:
+            raise ShapeError(op, f"kernel_size should be greater than zero, got {kernel}")
+        if min(stride) <= 0:
+            raise ShapeError(op, f"stride should be greater than zero, got {stride}")
+        if min(dilation) <= 0:
+            raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
+        for p, k, d in zip(padding, kernel, dilation):
+            if p < 0 or p > ((k - 1) * d + 1) // 2:
+                raise ShapeError(op, f"pad should be at most half of effective kernel size, but "
+                                     f"got pad={p}, kernel_size={k} and dilation={d}")
+        N, C, H, W = x.shape
+        out_hw = tuple(shapes.conv_out_size(size, k, s, p, d, self.ceil_mode)
+                       for size, k, s, p, d in zip((H, W), kernel, stride, padding, dilation))
+        if min(out_hw) < 1:
+            raise ShapeError(op, f"given input size ({C}x{H}x{W}), the calculated output size "
+                                 f"({C}x{out_hw[0]}x{out_hw[1]}) is too small (input shape "
+                                 f"{fmt(x.shape)}, kernel_size={kernel}, stride={stride}, "
+                                 f"padding={padding}, dilation={dilation})")
+        self.geometry = (kernel, stride, padding, dilation, out_hw)
+        shape = (N, C) + out_hw
+        return [(shape, x.dtype), (shape, dtypes.int64)]
+
+    def forward(self, backend, x):
+        y, indices = backend.max_pool2d(x, *self.geometry)
+        self.indices = indices
+        return y, indices
+
+    def backward(self, backend, gy):
+        kernel, stride, _, dilation, _ = self.geometry
+        shape = tuple(self.input_specs[0][0])
+        return (backend.max_pool2d_backward(gy, self.indices, shape, kernel, stride, dilation),)

@@ -1,0 +1,179 @@
+"""Reductions: ``sum``, ``mean``, ``max`` (whole tensor, or values and indices over a dim),
+and ``argmax``."""
+
+from __future__ import annotations
+
+import math
+
+from .. import dtypes
+from . import shapes
+from .function import Function
+
+
+def _axes(dim, ndim):
+    if dim is None:
+        return None
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(shapes.normalize_dim("reduce", d, ndim) for d in dims)
+
+
+def _expand_grad(backend, gy, input_shape, axes):
+    """Broadcast a reduced gradient back over the reduced axes of ``input_shape``."""
+    if axes is None:
+        kept = (1,) * len(input_shape)
+    else:
+        kept = tuple(1 if i in axes else s for i, s in enumerate(input_shape))
+    gy = backend.reshape(gy, kept)
+    return backend.binary("add", backend.full(tuple(input_shape), 0, _dtype_of(gy)), gy)
+
+
+def _dtype_of(array):
+    return dtypes.from_numpy(array.dtype)
+
+
+class Sum(Function):
+    """Sum over ``dim`` (all dimensions when None).
+
+    Shape:
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+    """
+
+    op_name = "sum"
+    dim, keepdim = None, False
+
+    @property
+    def backward_name(self):
+        return "SumBackward0" if self.dim is None else "SumBackward1"
+
+    def infer(self, x):
+        self.axes = _axes(self.dim, len(x.shape))
+        dtype = x.dtype if x.dtype.is_floating_point else dtypes.int64
+        return shapes.reduce_shape("sum", x.shape, self.dim, self.keepdim), dtype
+
+    def forward(self, backend, x):
+        out = backend.sum(x, self.axes, self.keepdim)
+        if out.dtype != x.dtype and x.dtype.kind == "f":
+            out = out.astype(x.dtype)
+        return backend.asarray(out, None) if out.ndim == 0 else out
+
+    def backward(self, backend, gy):
+        return (_expand_grad(backend, gy, self.input_specs[0][0], self.axes),)
+
+
+class Mean(Sum):
+    """Arithmetic mean over ``dim`` (all dimensions when None); floating tensors only.
+
+    Shape:
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+    """
+
+    op_name = "mean"
+
+    @property
+    def backward_name(self):
+        return "MeanBackward0" if self.dim is None else "MeanBackward1"
+
+    def infer(self, x):
+        if not x.dtype.is_floating_point:
+            raise TypeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
+                            "convert it with .float()")
+        shape, dtype = super().infer(x)
+        axes = self.axes if self.axes is not None else range(len(x.shape))
+        self.count = math.prod(x.shape[a] for a in axes)
+        return shape, dtype
+
+    def forward(self, backend, x):
+        out = super().forward(backend, x)
+        return backend.binary("div", out, out.dtype.type(self.count))
+
+    def backward(self, backend, gy):
+        gy = backend.binary("div", gy, gy.dtype.type(self.count))
+        return (_expand_grad(backend, gy, self.input_specs[0][0], self.axes),)
+
+
+class MaxAll(Function):
+    """The largest element; the gradient is shared evenly between tied maxima (PyTorch's).
+
+    Shape:
+        a 0-d output.
+    """
+
+    op_name, backward_name = "max", "MaxBackward1"
+
+    def infer(self, x):
+        if 0 in x.shape:
+            raise ValueError(f"max(): expected a non-empty tensor, got shape {shapes.fmt(x.shape)}")
+        return (), x.dtype
+
+    def forward(self, backend, x):
+        out = backend.asarray(backend.max(x, None, False), None)
+        self.x, self.out = x, out
+        return out
+
+    def backward(self, backend, gy):
+        mask = backend.binary("eq", self.x, self.out)
+        ties = backend.sum(mask, None, False)
+        share = backend.binary("div", gy, ties.astype(gy.dtype))
+        return (backend.binary("mul", mask, share),)
+
+
+class MaxDim(Function):
+    """Maximum values and their indices along ``dim``.
+
+    Shape:
+        both outputs have the input's shape without ``dim`` (kept as 1 with ``keepdim``).
+    """
+
+    op_name, backward_name, multiple_outputs = "max", "MaxBackward0", True
+    keepdim = False
+
+    def infer(self, x):
+        self.axis = shapes.normalize_dim("max", self.dim, len(x.shape))
+        if x.shape and x.shape[self.axis] == 0:
+            raise ValueError(f"max(): cannot reduce over an empty dimension {self.dim} of shape "
+                             f"{shapes.fmt(x.shape)}")
+        shape = shapes.reduce_shape("max", x.shape, self.dim, self.keepdim)
+        return [(shape, x.dtype), (shape, dtypes.int64)]
+
+    def forward(self, backend, x):
+        index = backend.argmax(x, self.axis, True)
+        values = backend.max(x, self.axis, self.keepdim)
+        self.index = index
+        if not self.keepdim:
+            index = backend.reshape(index, values.shape)
+        return values, index
+
+    def backward(self, backend, gy):
+        shape, dtype = self.input_specs[0]
+        kept = [1] * len(shape)
+        kept[self.axis] = shape[self.axis]
+        positions = backend.reshape(backend.arange(0, shape[self.axis], 1, dtypes.int64), kept)
+        chosen = backend.binary("eq", positions, self.index)  # one-hot along the axis
+        gy = backend.reshape(gy, self.index.shape)
+        return (backend.binary("mul", chosen, gy).astype(dtype.numpy, copy=False),)
+
+
+class Argmax(Function):
+    """Index of the maximum (over the flattened tensor when ``dim`` is None); no gradient.
+
+    Shape:
+        ``()`` when ``dim`` is None, else the input's shape without ``dim``.
+    """
+
+    op_name, backward_name = "argmax", "ArgmaxBackward0"
+    dim, keepdim = None, False
+
+    def infer(self, x):
+        if self.dim is None:
+            self.axis = None
+            shape = (1,) * len(x.shape) if self.keepdim else ()
+        else:
+            self.axis = shapes.normalize_dim("argmax", self.dim, len(x.shape))
+            shape = shapes.reduce_shape("argmax", x.shape, self.dim, self.keepdim)
+        return shape, dtypes.int64
+
+    def forward(self, backend, x):
+        out = backend.argmax(x, self.axis, self.keepdim and self.axis is not None)
+        if self.axis is None and self.keepdim:
+            out = backend.reshape(out, (1,) * x.ndim)
+        return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out

@@ -1,0 +1,169 @@
+"""Shape rules: pure functions of shapes, dtypes and hyper-parameters.
+
+Every backend runs these before any kernel, so a mistake reads the same on cpu, cuda and
+meta. Each raises ``ShapeError`` naming the op, what it expected and what it got. One
+formula per concept: ``conv_out_size`` serves convolution and pooling alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import ShapeError
+
+
+def fmt(shape) -> str:
+    """A shape as users read it: ``(2, 3, 32, 32)``."""
+    return str(tuple(shape))
+
+
+def conv_out_size(size: int, kernel: int, stride: int, padding: int, dilation: int = 1,
+                  ceil_mode: bool = False, padding_after: int | None = None) -> int:
+    """Output length of a sliding window: PyTorch's formula for conv and pooling.
+
+    ``padding`` is added before the input and ``padding_after`` (default: the same) after.
+    With ``ceil_mode`` the last, partial window counts if it starts inside the input or
+    the left padding (PyTorch's pooling rule).
+    """
+    after = padding if padding_after is None else padding_after
+    span = size + padding + after - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        out = -(-span // stride) + 1
+        if (out - 1) * stride >= size + padding:
+            out -= 1
+        return out
+    return span // stride + 1
+
+
+def broadcast(op: str, a, b) -> tuple:
+    """NumPy/PyTorch broadcasting of two shapes."""
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        raise ShapeError(op, f"shapes {fmt(a)} and {fmt(b)} cannot be broadcast together: "
+                             "trailing dimensions must be equal or 1") from None
+
+
+def normalize_dim(op: str, dim: int, ndim: int) -> int:
+    """A dimension index in ``range(ndim)``, accepting negative indices."""
+    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
+    if not low <= dim <= high:
+        raise IndexError(f"{op}: dimension out of range (expected to be in range of "
+                         f"[{low}, {high}], but got {dim})")
+    return dim % ndim if ndim else 0
+
+
+def reduce_shape(op: str, shape, dim, keepdim: bool) -> tuple:
+    """Output shape of a reduction over ``dim`` (None: all, int or tuple of ints)."""
+    if dim is None:
+        return (1,) * len(shape) if keepdim else ()
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    axes = {normalize_dim(op, d, len(shape)) for d in dims}
+    if keepdim:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in axes)
+
+
+def view_shape(op: str, shape, new_shape) -> tuple:
+    """Resolve one ``-1`` in ``new_shape`` and check the element count is unchanged."""
+    numel = math.prod(shape)
+    new_shape = tuple(int(s) for s in new_shape)
+    unknown = [i for i, s in enumerate(new_shape) if s == -1]
+    if len(unknown) > 1:
+        raise ShapeError(op, f"only one dimension can be inferred (-1), got {fmt(new_shape)}")
+    if any(s < -1 for s in new_shape):
+        raise ShapeError(op, f"invalid shape dimension in {fmt(new_shape)}")
+    known = math.prod(s for s in new_shape if s != -1)
+    if unknown:
+        if known == 0 or numel % known:
+            raise ShapeError(op, f"shape {fmt(new_shape)} is invalid for input of size {numel} "
+                                 f"(input shape {fmt(shape)})")
+        new_shape = tuple(numel // known if s == -1 else s for s in new_shape)
+    elif known != numel:
+        raise ShapeError(op, f"shape {fmt(new_shape)} is invalid for input of size {numel} "
+                             f"(input shape {fmt(shape)})")
+    return new_shape
+
+
+def flatten_shape(shape, start_dim: int, end_dim: int) -> tuple:
+    if not shape:
+        return (1,)
+    start = normalize_dim("flatten", start_dim, len(shape))
+    end = normalize_dim("flatten", end_dim, len(shape))
+    if start > end:
+        raise ShapeError("flatten", f"start_dim ({start_dim}) cannot come after end_dim "
+                                    f"({end_dim}) for input shape {fmt(shape)}")
+    return shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:]
+
+
+def indexing_shape(shape, dtype, index) -> tuple:
+    """Shape of ``array[index]``, found by indexing a zero-stride stand-in (no memory)."""
+    stand_in = np.lib.stride_tricks.as_strided(np.zeros((), dtype), shape=shape,
+                                               strides=(0,) * len(shape))
+    try:
+        return stand_in[index].shape
+    except IndexError as error:
+        raise IndexError(f"index {index!r} is out of range for a tensor of shape "
+                         f"{fmt(shape)}: {error}") from None
+
+
+def require_ndim(op: str, name: str, shape, allowed, meaning: str = "") -> None:
+    if len(shape) not in allowed:
+        wanted = " or ".join(f"{n}-D" for n in allowed)
+        raise ShapeError(op, f"expected {name} to be {wanted}{meaning}, but got a "
+                             f"{len(shape)}-D {name} of shape {fmt(shape)}")
+
+
+def require_same_dtype(op: str, a_name: str, a, b_name: str, b) -> None:
+    if a is not b:
+        raise TypeError(f"{op}: expected {a_name} and {b_name} to have the same dtype, but got "
+                        f"{a_name}.dtype={a} and {b_name}.dtype={b}; convert one with "
+                        f".to({a}) or .to({b})")
+
+
+def mm_shape(op: str, a, b) -> tuple:
+    require_ndim(op, "self", a, (2,), " (a matrix)")
+    require_ndim(op, "mat2", b, (2,), " (a matrix)")
+    if a[1] != b[0]:
+        raise ShapeError(op, f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and "
+                             f"{b[0]}x{b[1]}): mat1's columns ({a[1]}) must equal mat2's rows "
+                             f"({b[0]})")
+    return (a[0], b[1])
+
+
+def mv_shape(op: str, a, v) -> tuple:
+    require_ndim(op, "matrix", a, (2,))
+    require_ndim(op, "vector", v, (1,))
+    if a[1] != v[0]:
+        raise ShapeError(op, f"size mismatch: matrix {fmt(a)} has {a[1]} columns but the "
+                             f"vector has {v[0]} elements")
+    return (a[0],)
+
+
+def matmul_shape(a, b) -> tuple:
+    """``a @ b`` for 1-D and 2-D operands, and batched (N-D) operands by broadcasting."""
+    if not a or not b:
+        raise ShapeError("matmul", f"both arguments need at least 1 dimension, got {fmt(a)} "
+                                   f"and {fmt(b)}")
+    a2 = (1,) + tuple(a) if len(a) == 1 else tuple(a)
+    b2 = tuple(b) + (1,) if len(b) == 1 else tuple(b)
+    if a2[-1] != b2[-2]:
+        raise ShapeError("matmul", f"shapes {fmt(a)} and {fmt(b)} cannot be multiplied: "
+                                   f"{a2[-1]} (last dim of the first) != {b2[-2]} "
+                                   "(second-to-last dim of the second)")
+    batch = broadcast("matmul", a2[:-2], b2[:-2])
+    out = tuple(batch) + (a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    return out
+
+
+def transpose_axes(op: str, ndim: int, dim0: int, dim1: int) -> tuple:
+    d0, d1 = normalize_dim(op, dim0, ndim), normalize_dim(op, dim1, ndim)
+    axes = list(range(ndim))
+    axes[d0], axes[d1] = axes[d1], axes[d0]
+    return tuple(axes)

@@ -1,0 +1,10 @@
+"""Named results, as PyTorch returns them (``values, indices = x.max(dim=1)``)."""
+
+from typing import NamedTuple
+
+
+class MaxResult(NamedTuple):
+    """``torch.return_types.max``: the maxima and their indices along a dimension."""
+
+    values: object
+    indices: object

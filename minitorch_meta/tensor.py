@@ -1,0 +1,471 @@
+"""``Tensor``: a backend array plus what autograd needs (requires_grad, grad, grad_fn).
+
+The array's device is its backend's. Methods are thin: each calls the op of the same name
+in ``ops`` (through ``functional``), so a method and ``minitorch_meta.<name>`` never differ.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Number
+
+from . import dtypes
+from .autograd import AccumulateGrad, is_grad_enabled
+from .autograd import backward as _run_backward
+from .device import device as Device
+from .device import to_device
+from .errors import MetaDataError
+from .functions import add as _add
+from .functions import div as _div
+from .functions import mul as _mul
+from .functions import sub as _sub
+from .size import Size
+from .tensor_methods import TensorMethods
+
+
+class Tensor(TensorMethods):
+    """A multi-dimensional array on a device, tracked by autograd when ``requires_grad``.
+
+    Arithmetic, comparisons, reductions, shape ops and products come from
+    ``TensorMethods``, each a one-line call of the function of the same name.
+    """
+
+    __slots__ = ("_data", "_backend", "_dtype", "requires_grad", "grad", "grad_fn",
+                 "_grad_accumulator", "__weakref__")
+
+    # -- construction ----------------------------------------------------------------
+    def __init__(self, *args, **kwargs):
+        """``Tensor(data)`` (float32) or ``Tensor(*sizes)`` (uninitialised), as torch.Tensor."""
+        from .factories import empty, tensor
+
+        if len(args) == 1 and not isinstance(args[0], int):
+            made = tensor(args[0], dtype=dtypes.float32, **kwargs)
+        else:
+            made = empty(*args, **kwargs)
+        _copy_slots(made, self)
+
+    @classmethod
+    def _make(cls, data, backend, requires_grad=False, grad_fn=None):
+        """Wrap a backend array (internal: no copy, no checks)."""
+        t = object.__new__(cls)
+        t._data = data
+        t._backend = backend
+        t._dtype = dtypes.from_numpy(data.dtype)
+        t.requires_grad = requires_grad
+        t.grad = None
+        t.grad_fn = grad_fn
+        t._grad_accumulator = None
+        return t
+
+    def _wrap(self, data):
+        """A new tensor on this tensor's backend around ``data``."""
+        return Tensor._make(data, self._backend)
+
+    def _accumulator(self):
+        if self._grad_accumulator is None:
+            self._grad_accumulator = AccumulateGrad(self)
+        return self._grad_accumulator
+
+    # -- metadata --------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the length of dimension ``dim``."""
+        if dim is None:
+            return Size(self._data.shape)
+        from .ops.shapes import normalize_dim
+
+        return self._data.shape[normalize_dim("size", dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return math.prod(self._data.shape)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        return self._backend.device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._backend.device.type == "cuda"
+
+    @property
+    def is_meta(self) -> bool:
+        return self._backend.device.type == "meta"
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def __len__(self) -> int:
+        if not self._data.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    # -- data access -----------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """The same storage, detached from autograd."""
+        return Tensor._make(self._data, self._backend)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data, self._backend, self._dtype = value._data, value._backend, value._dtype
+
+    def numpy(self):
+        """The data as a NumPy array (shares memory on the CPU)."""
+        if self.requires_grad and is_grad_enabled():
+            raise RuntimeError("Can't call numpy() on a tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        if self.is_cuda:
+            raise TypeError("can't convert a cuda tensor to numpy: use tensor.cpu() first to copy "
+                            "it to host memory")
+        return self._backend.to_numpy(self._data)
+
+    def _host(self):
+        return self._backend.to_numpy(self._data)
+
+    def item(self) -> Number:
+        """The value of a one-element tensor as a Python number."""
+        if self.numel() != 1:
+            raise ValueError(f"a Tensor with {self.numel()} elements cannot be converted to a "
+                             "Python scalar; item() needs exactly one element")
+        return self._host().reshape(()).item()
+
+    def tolist(self):
+        return self._host().tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point:
+            raise TypeError("only integer tensors of a single element can be used as an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {self.numel()} values is ambiguous")
+        return bool(self.item())
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.detach().numpy() if not self.is_cuda else self._host()
+        return array if dtype is None else array.astype(dtype)
+
+    def __iter__(self):
+        if not self._data.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from .formatting import tensor_repr
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0 and not self.is_meta:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    # -- autograd --------------------------------------------------------------------
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (weighted by ``gradient``)."""
+        if create_graph:
+            raise NotImplementedError("create_graph=True (higher-order gradients) is not "
+                                      "supported by minitorch_meta")
+        if gradient is None:
+            if self.numel() != 1:
+                raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
+                                   f"this tensor has shape {tuple(self.shape)}: pass "
+                                   "gradient= of the same shape to backward()")
+            grad = self._backend.full(self._data.shape, 1, self._dtype)
+        else:
+            if tuple(gradient.shape) != tuple(self.shape):
+                raise RuntimeError(f"backward(): gradient has shape {tuple(gradient.shape)} but "
+                                   f"the tensor has shape {tuple(self.shape)}; they must match")
+            grad = gradient._data
+        _run_backward([self], [grad], retain_graph=bool(retain_graph))
+
+    def detach(self) -> Tensor:
+        return Tensor._make(self._data, self._backend)
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if requires_grad and not self._dtype.is_floating_point:
+            raise RuntimeError(f"only Tensors of floating point dtype can require gradients, "
+                               f"this one is {self._dtype}")
+        if not requires_grad and self.grad_fn is not None:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables; use "
+                               "detach() to get a tensor that does not require grad")
+        self.requires_grad = requires_grad
+        return self
+
+    def retain_grad(self) -> None:
+        raise NotImplementedError("retain_grad() is not supported; read gradients of leaves")
+
+    # -- moves and conversions -------------------------------------------------------
+    def to(self, *args, **kwargs) -> Tensor:
+        """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
+        device, dtype = _parse_to(args, kwargs)
+        device = self.device if device is None else to_device(device)
+        dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
+        if device == self.device and dtype is self._dtype:
+            return self
+        from .backends.registry import get_backend
+        from .ops.layout import ToCopy
+
+        return ToCopy(target=get_backend(device), dtype=dtype)(self)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device: int | str | None = None) -> Tensor:
+        if device is None:
+            return self.to("cuda")
+        return self.to(device if isinstance(device, (str, Device)) else Device("cuda", device))
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool_)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{_TYPE_NAMES.get(self._dtype.name, 'Tensor')}"
+        return self.to(dtypes.to_dtype(dtype))
+
+    def clone(self) -> Tensor:
+        from .ops.layout import Clone
+
+        return Clone.apply(self)
+
+    def contiguous(self) -> Tensor:
+        return self
+
+    # -- in-place updates (no autograd) ----------------------------------------------
+    def _check_inplace(self, op: str) -> None:
+        if is_grad_enabled() and (self.requires_grad or self.grad_fn is not None):
+            if self.grad_fn is None:
+                raise RuntimeError(f"{op}: a leaf Variable that requires grad is being used in an "
+                                   "in-place operation; wrap the update in "
+                                   "'with torch.no_grad():'")
+            raise RuntimeError(f"{op}: in-place operations on tensors that are part of an "
+                               "autograd graph are not supported by minitorch_meta; use the "
+                               "out-of-place form (x = x + y)")
+
+    def _write(self, op: str, result: Tensor) -> Tensor:
+        """Store ``result`` into this tensor's memory (shape and dtype must fit)."""
+        if tuple(result.shape) != tuple(self.shape):
+            from .ops.shapes import ShapeError, fmt
+
+            raise ShapeError(op, f"the result of shape {fmt(result.shape)} cannot be written "
+                                 f"in place into a tensor of shape {fmt(self.shape)}")
+        if result._dtype.is_floating_point and not self._dtype.is_floating_point:
+            raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
+                               f"output type {self._dtype}")
+        self._backend.setitem(self._data, Ellipsis, result._data)
+        return self
+
+    def _inplace(self, op: str, function, other) -> Tensor:
+        self._check_inplace(op)
+        return self._write(op, function(self, other))
+
+    def add_(self, other, alpha: Number = 1) -> Tensor:
+        return self._inplace("add_", _add, other if alpha == 1 else other * alpha)
+
+    def sub_(self, other, alpha: Number = 1) -> Tensor:
+        return self._inplace("sub_", _sub, other if alpha == 1 else other * alpha)
+
+    def mul_(self, other) -> Tensor:
+        return self._inplace("mul_", _mul, other)
+
+    def div_(self, other) -> Tensor:
+        return self._inplace("div_", _div, other)
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
+
+    def zero_(self) -> Tensor:
+        return self.fill_(0)
+
+    def fill_(self, value: Number) -> Tensor:
+        self._check_inplace("fill_")
+        self._backend.setitem(self._data, Ellipsis, value)
+        return self
+
+    def copy_(self, source: Tensor) -> Tensor:
+        """Copy ``source``'s values (any device, broadcastable shape) into this tensor."""
+        self._check_inplace("copy_")
+        from .ops.shapes import broadcast
+
+        if broadcast("copy_", source.shape, self.shape) != tuple(self.shape):
+            from .ops.shapes import ShapeError, fmt
+
+            raise ShapeError("copy_", f"source of shape {fmt(source.shape)} cannot be broadcast "
+                                      f"to the destination shape {fmt(self.shape)}")
+        if not self._backend.stores_data:
+            return self
+        moved = source.to(self.device, self._dtype)
+        self._backend.setitem(self._data, Ellipsis, moved._data)
+        return self
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+        self._check_inplace("normal_")
+        values = self._backend.normal(tuple(self.shape), mean, std, self._dtype,
+                                      _rng(generator, self))
+        self._backend.setitem(self._data, Ellipsis, values)
+        return self
+
+    def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+        self._check_inplace("uniform_")
+        values = self._backend.uniform(tuple(self.shape), a, b, self._dtype, _rng(generator, self))
+        self._backend.setitem(self._data, Ellipsis, values)
+        return self
+
+    # -- indexing --------------------------------------------------------------------
+    def __getitem__(self, index) -> Tensor:
+        from .ops.layout import GetItem
+
+        real, stand_in = _prepare_index(index, self)
+        return GetItem(index=real, shape_index=stand_in)(self)
+
+    def __setitem__(self, index, value) -> None:
+        from .ops.shapes import broadcast, fmt, indexing_shape
+
+        self._check_inplace("__setitem__")
+        if isinstance(value, Tensor) and value.requires_grad and is_grad_enabled():
+            raise RuntimeError("assigning a tensor that requires grad into another tensor "
+                               "(x[k] = y) is not differentiable in minitorch_meta; do it under "
+                               "torch.no_grad(), or build the result with out-of-place ops")
+        real, stand_in = _prepare_index(index, self)
+        target = indexing_shape(tuple(self.shape), self._dtype.numpy, stand_in)
+        if isinstance(value, Tensor):
+            if value.device != self.device:
+                from .errors import DeviceError
+
+                raise DeviceError(f"__setitem__: value is on '{value.device}' but the tensor is on "
+                                  f"'{self.device}'; move it with .to({str(self.device)!r})")
+            if broadcast("__setitem__", value.shape, target) != target:
+                from .ops.shapes import ShapeError
+
+                raise ShapeError("__setitem__", f"cannot assign a value of shape "
+                                                f"{fmt(value.shape)} to a selection of shape "
+                                                f"{fmt(target)}")
+            value = value._data
+        self._backend.setitem(self._data, real, value)
+
+
+def _copy_slots(source: Tensor, target: Tensor) -> None:
+    for name in Tensor.__slots__[:-1]:
+        setattr(target, name, getattr(source, name))
+
+
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+               "int32": "IntTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+
+
+def _rng(generator, tensor):
+    if generator is None:
+        return None
+    return generator._for(tensor._backend)
+
+
+def _parse_to(args, kwargs):
+    device = kwargs.pop("device", None)
+    dtype = kwargs.pop("dtype", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    if kwargs:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+    for arg in args:
+        if isinstance(arg, Tensor):
+            device, dtype = arg.device, arg.dtype
+        elif isinstance(arg, dtypes.dtype) or arg in (float, int, bool):
+            dtype = arg
+        elif isinstance(arg, (str, Device, int)):
+            device = arg if not isinstance(arg, int) else Device("cuda", arg)
+        else:
+            raise TypeError(f"to() expects a device, a dtype or a tensor, got {arg!r}")
+    return device, dtype
+
+
+def _prepare_index(index, tensor):
+    """Turn tensors inside an index into arrays: (index for the kernel, index for the rule)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(isinstance(i, (Tensor, list)) for i in items):
+        return index, index
+    import numpy as np
+
+    real, stand_in = [], []
+    for item in items:
+        if isinstance(item, list):
+            item = np.asarray(item)
+            real.append(tensor._backend.asarray(item, None))
+            stand_in.append(item)
+        elif isinstance(item, Tensor):
+            if item._dtype.is_floating_point:
+                raise IndexError("tensors used as indices must be long, int or bool tensors, got "
+                                 f"{item._dtype}")
+            if item.device != tensor.device and item.dim() != 0:
+                from .errors import DeviceError
+
+                raise DeviceError(f"indices are on '{item.device}' but the indexed tensor is on "
+                                  f"'{tensor.device}'")
+            real.append(item._data)
+            if item._backend.stores_data:
+                stand_in.append(item._host())
+            elif item._dtype is dtypes.bool_:
+                raise IndexError("a boolean mask on meta has no values, so the result's size is "
+                                 "unknown; index meta tensors with ints, slices or int tensors")
+            else:  # a meta index: its values are unknown, its shape is what matters
+                stand_in.append(np.zeros(tuple(item.shape), np.int64))
+        else:
+            real.append(item)
+            stand_in.append(item)
+    if isinstance(index, tuple):
+        return tuple(real), tuple(stand_in)
+    return real[0], stand_in[0]
+
