@@ -70,7 +70,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
                                    f"{fmt(weight.shape)} expects in_features={weight.shape[1]}")
     if input.dim() == 2:
         w_t = weight.t()
-        return linalg.Addmm.apply(bias, input, w_t) if bias is not None else functions.mm(input, w_t)
+        if bias is None:
+            return functions.mm(input, w_t)
+        return linalg.Addmm.apply(bias, input, w_t)
     y = functions.matmul(input, weight.t())
     return y + bias if bias is not None else y
 

@@ -1,0 +1,25 @@
+"""``minitorch_meta.nn``: modules, layers, parameters, initialisers and the functional API.
+
+``from minitorch_meta import nn`` gives PyTorch's names: ``nn.Module``, ``nn.Parameter``,
+``nn.Linear``, ``nn.Conv2d``, ``nn.Sequential``, ``nn.init``, ``nn.functional`` ...
+"""
+
+from . import functional, init
+from .activation import ReLU
+from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv2d
+from .flatten import Flatten
+from .hooks import RemovableHandle
+from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
+from .linear import Identity, Linear
+from .loss import CrossEntropyLoss, L1Loss, MSELoss
+from .module import Module
+from .parameter import Parameter, UninitializedParameter
+from .pooling import MaxPool2d
+
+__all__ = [
+    "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "L1Loss", "LazyConv2d", "LazyLinear",
+    "LazyModuleMixin", "Linear", "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList",
+    "Parameter", "ReLU", "RemovableHandle", "Sequential", "UninitializedParameter",
+    "functional", "init",
+]

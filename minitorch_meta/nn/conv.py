@@ -1,0 +1,106 @@
+"""``Conv2d``: a bank of learned 2-D filters (cross-correlation, as in PyTorch)."""
+
+from __future__ import annotations
+
+import math
+
+from ..factories import empty
+from ..ops.conv import pair
+from ..tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+_PADDING_STRINGS = ("same", "valid")
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def _check_padding(padding, stride):
+    """Normalise ``padding`` once: a pair of ints, or ``'same'``/``'valid'``."""
+    if isinstance(padding, str):
+        if padding not in _PADDING_STRINGS:
+            raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                             f"{set(_PADDING_STRINGS)}")
+        if padding == "same" and any(s != 1 for s in stride):
+            raise ValueError("padding='same' is not supported for strided convolutions")
+        return padding
+    return pair(padding, "padding")
+
+
+class Conv2d(Module):
+    """2-D convolution with ``stride``, ``padding`` (ints, ``'same'``, ``'valid'``),
+    ``dilation`` and an optional bias.
+
+    Initialised as in PyTorch: weight ~ kaiming_uniform(a=sqrt(5)) and bias ~
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels * kH * kW``.
+
+    Shape:
+        input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)`` with
+        ``H_out = (H + 2 * padding - dilation * (kH - 1) - 1) // stride + 1`` (likewise W).
+
+    Raises:
+        ValueError: a bad padding string, ``'same'`` with stride > 1, groups < 1.
+        NotImplementedError: ``groups != 1`` or a padding_mode other than ``'zeros'``.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        if not isinstance(groups, int) or groups <= 0:
+            raise ValueError(f"groups must be a positive integer, got {groups!r}")
+        if groups != 1:
+            raise NotImplementedError(f"Conv2d: groups={groups} is not supported by "
+                                      "minitorch_meta (only groups=1)")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
+                             f"padding_mode='{padding_mode}'")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"Conv2d: padding_mode='{padding_mode}' is not supported "
+                                      "by minitorch_meta (only 'zeros')")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = pair(kernel_size, "kernel_size")
+        self.stride = pair(stride, "stride")
+        self.padding = _check_padding(padding, self.stride)
+        self.dilation = pair(dilation, "dilation")
+        self.transposed = False
+        self.output_padding = (0, 0)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = Parameter(empty(shape, device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh filters and bias from PyTorch's default distributions."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                        self.groups)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0,) * len(self.padding):
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        return text

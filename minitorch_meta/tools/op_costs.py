@@ -1,0 +1,67 @@
+"""What one op costs: multiplications ("products"), bias additions, and output bytes.
+
+Conventions (stated once, used by ``summary``):
+
+- **products** count the multiplications of convolutions and matrix products, bias
+  excluded — the EE-559 lecture's "Nb. products" and fvcore's count. Elementwise ops,
+  pooling, views and losses count zero products.
+- **FLOPs** = 2 × products (one multiply and one add each) + bias additions.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def products(function, inputs, outputs) -> int:
+    """Multiplications performed by ``function`` (an op instance) on ``inputs``."""
+    rule = _PRODUCT_RULES.get(type(function).__name__)
+    return rule(inputs, outputs) if rule else 0
+
+
+def bias_additions(function, inputs, outputs) -> int:
+    """Additions of a bias term (one per output element of conv2d/addmm with a bias)."""
+    name = type(function).__name__
+    if name == "Conv2d" and len(inputs) > 2 and inputs[2] is not None:
+        return _numel(_first(outputs).shape)
+    if name == "Addmm":
+        return _numel(_first(outputs).shape)
+    return 0
+
+
+def output_bytes(outputs) -> int:
+    """Bytes of the op's outputs (indices included)."""
+    outs = outputs if isinstance(outputs, tuple) else (outputs,)
+    return sum(_numel(t.shape) * t.dtype.itemsize for t in outs)
+
+
+def _first(outputs):
+    return outputs[0] if isinstance(outputs, tuple) else outputs
+
+
+def _numel(shape) -> int:
+    return math.prod(shape)
+
+
+def _conv2d(inputs, outputs):
+    x, w = inputs[0], inputs[1]
+    _, c_in, kh, kw = w.shape
+    return _numel(_first(outputs).shape) * c_in * kh * kw
+
+
+def _mm(inputs, outputs):
+    a = inputs[0]
+    return _numel(_first(outputs).shape) * a.shape[-1]
+
+
+def _addmm(inputs, outputs):
+    a = inputs[1]
+    return _numel(_first(outputs).shape) * a.shape[-1]
+
+
+def _matmul(inputs, outputs):
+    a = inputs[0]
+    return _numel(_first(outputs).shape) * a.shape[-1]
+
+
+_PRODUCT_RULES = {"Conv2d": _conv2d, "Mm": _mm, "Mv": _mm, "Addmm": _addmm, "Matmul": _matmul}
