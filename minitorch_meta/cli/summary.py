@@ -31,8 +31,9 @@ def register(subparsers) -> None:
 
 
 def parse_shape(text: str) -> tuple:
+    parts = text.split(",") if "," in text else text.split("x")  # 1,3,32,32 or 1x3x32x32
     try:
-        shape = tuple(int(part) for part in text.replace("x", ",").split(",") if part.strip())
+        shape = tuple(int(part) for part in parts)
     except ValueError:
         raise ValueError(f"--input {text!r} is not a shape: expected comma-separated integers "
                          "such as 1,3,32,32") from None
