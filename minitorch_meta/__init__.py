@@ -10,11 +10,61 @@ from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import device
 from .dtypes import dtype
 from .errors import DeviceError, MetaDataError, ShapeError
-from .factories import (arange, as_tensor, empty, empty_like, from_numpy, full, full_like, ones,
-                        ones_like, rand, rand_like, randn, randn_like, tensor, zeros, zeros_like)
-from .functions import (abs, add, addmm, argmax, clone, div, eq, exp, flatten, ge, gt, le, log,
-                        lt, matmul, max, mean, mm, mul, mv, ne, neg, numel, permute, pow, relu,
-                        reshape, sqrt, squeeze, sub, sum, t, transpose, unsqueeze, where)
+from .factories import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    from_numpy,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randn,
+    randn_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .functions import (
+    abs,
+    add,
+    addmm,
+    argmax,
+    clone,
+    div,
+    eq,
+    exp,
+    flatten,
+    ge,
+    gt,
+    le,
+    log,
+    lt,
+    matmul,
+    max,
+    mean,
+    mm,
+    mul,
+    mv,
+    ne,
+    neg,
+    numel,
+    permute,
+    pow,
+    relu,
+    reshape,
+    sqrt,
+    squeeze,
+    sub,
+    sum,
+    t,
+    transpose,
+    unsqueeze,
+    where,
+)
 from .random import Generator, manual_seed
 from .size import Size
 from .tensor import Tensor

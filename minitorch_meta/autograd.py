@@ -122,15 +122,21 @@ def _run(roots, retain_graph: bool) -> None:
     with no_grad():
         while ready:
             node = ready.pop()
-            grad = pending.pop(node)
-            if isinstance(node, AccumulateGrad):
+            grad = pending.pop(node, None)
+            if grad is None:
+                # Every edge into this node carried no gradient (an op returned None for
+                # it): nothing to compute, but its inputs still wait on this edge.
+                input_grads = (None,) * len(node.next_functions)
+            elif isinstance(node, AccumulateGrad):
                 node.accumulate(grad)
                 continue
-            input_grads = node._backward(grad, retain_graph)
+            else:
+                input_grads = node._backward(grad, retain_graph)
             for next_node, g in zip(node.next_functions, input_grads):
-                if next_node is None or g is None:
+                if next_node is None:
                     continue
-                _add_grad(pending, next_node, g)
+                if g is not None:
+                    _add_grad(pending, next_node, g)
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0 and next_node not in seen_ready:
                     seen_ready.add(next_node)

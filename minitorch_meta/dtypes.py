@@ -49,7 +49,8 @@ def from_name(name: str) -> dtype:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise TypeError(f"unknown dtype name {name!r}; expected one of {sorted(_BY_NAME)}") from None
+        raise TypeError(f"unknown dtype name {name!r}; expected one of "
+                        f"{sorted(_BY_NAME)}") from None
 
 
 def from_numpy(np_dtype) -> dtype:

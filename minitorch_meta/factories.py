@@ -47,7 +47,8 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
     return _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
 
 
-def full(size, fill_value: Number, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size, fill_value: Number, *, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     default = dtypes.float32 if isinstance(fill_value, float) else (
         dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)

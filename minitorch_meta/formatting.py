@@ -38,28 +38,92 @@ def tensor_repr(t) -> str:
     return f"{_PREFIX}{', '.join([body] + suffixes)})"
 
 
+_THRESHOLD, _EDGEITEMS, _LINEWIDTH, _PRECISION = 1000, 3, 80, 4
+
+
 def _format_values(array: np.ndarray, dtype) -> str:
+    """The bracketed values, laid out as PyTorch's printer lays them out."""
     if array.size == 0:
         return "[]"
-    if dtype.is_floating_point:
-        finite = array[np.isfinite(array)]
-        integral = finite.size == 0 or bool(np.all(finite == np.round(finite)))
-        large = finite.size and (np.abs(finite).max() >= 1e8 or
-                                 (np.abs(finite[finite != 0]).min() < 1e-4 if
-                                  np.any(finite != 0) else False))
-        if large:
-            formatter = {"float_kind": lambda v: np.format_float_scientific(
-                v, precision=4, unique=False, exp_digits=2)}
-            text = np.array2string(array, separator=", ", prefix=_PREFIX, formatter=formatter,
-                                   threshold=1000, edgeitems=3, max_line_width=80)
-        elif integral:
-            text = np.array2string(array, separator=", ", prefix=_PREFIX, floatmode="unique",
-                                   threshold=1000, edgeitems=3, max_line_width=80)
-        else:
-            text = np.array2string(array, separator=", ", prefix=_PREFIX, precision=4,
-                                   floatmode="fixed", threshold=1000, edgeitems=3,
-                                   max_line_width=80)
+    summarize = array.size > _THRESHOLD
+    formatter = _Formatter(_summarized(array) if summarize else array, dtype)
+    if array.ndim == 0:
+        return formatter.format(array.item())
+    return _layout(array, len(_PREFIX), summarize, formatter)
+
+
+def _summarized(array: np.ndarray) -> np.ndarray:
+    """The elements that will be printed (edges of each long dimension), for the widths."""
+    if array.ndim == 0:
+        return array
+    if array.shape[0] > 2 * _EDGEITEMS:
+        parts = [array[:_EDGEITEMS], array[-_EDGEITEMS:]]
     else:
-        text = np.array2string(array, separator=", ", prefix=_PREFIX, threshold=1000,
-                               edgeitems=3, max_line_width=80)
-    return text
+        parts = [array]
+    if array.ndim == 1:
+        return np.concatenate(parts)
+    return np.concatenate([np.stack([_summarized(row) for row in part]) for part in parts
+                           if len(part)])
+
+
+class _Formatter:
+    """One width and style for every element: integral, fixed (4 decimals) or scientific."""
+
+    def __init__(self, values: np.ndarray, dtype):
+        self.floating = dtype.is_floating_point
+        self.int_mode, self.sci_mode, self.width = True, False, 1
+        flat = values.reshape(-1)
+        if not self.floating:
+            self.width = max(len(str(v)) for v in flat.tolist())
+            return
+        finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
+        if finite.size == 0:
+            return
+        magnitude = np.abs(finite)
+        low, high = magnitude.min(), magnitude.max()
+        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        if self.int_mode:
+            self.sci_mode = high / low > 1000.0 or high > 1.0e8
+            texts = ([f"{v:.{_PRECISION}e}" for v in finite.tolist()] if self.sci_mode
+                     else [f"{v:.0f}." for v in finite.tolist()])
+        else:
+            self.sci_mode = high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4
+            style = "e" if self.sci_mode else "f"
+            texts = [f"{v:.{_PRECISION}{style}}" for v in finite.tolist()]
+        self.width = max(len(t) for t in texts)
+
+    def format(self, value) -> str:
+        if not self.floating:
+            text = str(value)
+        elif self.sci_mode:
+            text = f"{value:{self.width}.{_PRECISION}e}"
+        elif self.int_mode:
+            text = f"{value:.0f}"
+            if np.isfinite(value):
+                text += "."
+        else:
+            text = f"{value:.{_PRECISION}f}"
+        return " " * (self.width - len(text)) + text
+
+
+def _layout(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    long = summarize and array.shape[0] > 2 * _EDGEITEMS
+    if array.ndim == 1:
+        values = array.tolist()
+        if long:
+            elements = ([formatter.format(v) for v in values[:_EDGEITEMS]] + [" ..."]
+                        + [formatter.format(v) for v in values[-_EDGEITEMS:]])
+        else:
+            elements = [formatter.format(v) for v in values]
+        per_line = max(1, (_LINEWIDTH - indent) // (formatter.width + 2))
+        lines = [", ".join(elements[i:i + per_line]) for i in range(0, len(elements), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    rows = range(array.shape[0])
+    if long:
+        chosen = list(rows[:_EDGEITEMS]) + [None] + list(rows[-_EDGEITEMS:])
+    else:
+        chosen = list(rows)
+    slices = ["..." if i is None else _layout(array[i], indent + 1, summarize, formatter)
+              for i in chosen]
+    separator = "," + "\n" * (array.ndim - 1) + " " * (indent + 1)
+    return "[" + separator.join(slices) + "]"

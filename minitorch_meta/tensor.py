@@ -14,7 +14,6 @@ from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
 from .device import device as Device
 from .device import to_device
-from .errors import MetaDataError
 from .functions import add as _add
 from .functions import div as _div
 from .functions import mul as _mul
@@ -339,9 +338,9 @@ class Tensor(TensorMethods):
     def copy_(self, source: Tensor) -> Tensor:
         """Copy ``source``'s values (any device, broadcastable shape) into this tensor."""
         self._check_inplace("copy_")
-        from .ops.shapes import broadcast
+        from .ops.shapes import broadcasts_to
 
-        if broadcast("copy_", source.shape, self.shape) != tuple(self.shape):
+        if not broadcasts_to(source.shape, self.shape):
             from .ops.shapes import ShapeError, fmt
 
             raise ShapeError("copy_", f"source of shape {fmt(source.shape)} cannot be broadcast "
@@ -373,7 +372,7 @@ class Tensor(TensorMethods):
         return GetItem(index=real, shape_index=stand_in)(self)
 
     def __setitem__(self, index, value) -> None:
-        from .ops.shapes import broadcast, fmt, indexing_shape
+        from .ops.shapes import broadcasts_to, fmt, indexing_shape
 
         self._check_inplace("__setitem__")
         if isinstance(value, Tensor) and value.requires_grad and is_grad_enabled():
@@ -388,7 +387,7 @@ class Tensor(TensorMethods):
 
                 raise DeviceError(f"__setitem__: value is on '{value.device}' but the tensor is on "
                                   f"'{self.device}'; move it with .to({str(self.device)!r})")
-            if broadcast("__setitem__", value.shape, target) != target:
+            if not broadcasts_to(value.shape, target):
                 from .ops.shapes import ShapeError
 
                 raise ShapeError("__setitem__", f"cannot assign a value of shape "

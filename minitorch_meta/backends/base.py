@@ -1,7 +1,15 @@
 """``Backend``: the kernel set a device must implement. This file is the whole contract.
 
 Arrays are the backend's own (``numpy.ndarray``, ``cupy.ndarray``, ``MetaArray``); a kernel
-never sees a Tensor. Shapes arrive already checked: every op runs its shape rule before
+never sees a Tensor. Ops reach data only through the kernels below, with these exceptions
+that every backend array must support (NumPy's and CuPy's do):
+
+- the attributes ``.shape`` (a tuple of ints), ``.ndim``, ``.size`` and ``.dtype`` (a
+  ``numpy.dtype``: ops read ``.dtype.kind`` and make typed scalars with ``.dtype.type``);
+- ``a += b`` in place, with broadcasting, on a fresh kernel result (addmm adds its bias
+  into the GEMM output this way, to save a copy).
+
+Shapes arrive already checked: every op runs its shape rule before
 calling a kernel, so kernels do no validation of their own.
 
 A backend whose ``stores_data`` is False (meta) implements only the creation kernels: the

@@ -6,7 +6,7 @@ every op and module unchanged: ops only ever talk to the ``Backend`` interface.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import DeviceError
 

@@ -135,14 +135,14 @@ class XpBackend(Backend):
         N, C, H, W = x.shape
         O, _, KH, KW = w.shape
         OH, OW = out_hw
-        xp_nhwc = self._pad_nhwc(x.transpose(0, 2, 3, 1), padding)
-        cols = self._im2col(xp_nhwc, (KH, KW), stride, dilation, out_hw)  # (N*OH*OW, KH*KW*C)
+        x_nhwc = self._padded_nhwc(x, padding)
+        cols = self._im2col(x_nhwc, (KH, KW), stride, dilation, out_hw)  # (N*OH*OW, KH*KW*C)
         w2 = w.transpose(0, 2, 3, 1).reshape(O, KH * KW * C)
         y = cols @ w2.T
         if b is not None:
             y += b
         y = y.reshape(N, OH, OW, O).transpose(0, 3, 1, 2)
-        saved = (cols, w2, x.shape, xp_nhwc.shape, w.shape, stride, padding, dilation, out_hw)
+        saved = (cols, w2, x.shape, x_nhwc.shape, w.shape, stride, padding, dilation, out_hw)
         return y, saved
 
     def conv2d_backward(self, gy, saved, needs_input_grad):
@@ -150,7 +150,7 @@ class XpBackend(Backend):
         N, C, H, W = x_shape
         O, _, KH, KW = w_shape
         OH, OW = out_hw
-        gy2 = gy.transpose(0, 2, 3, 1).reshape(N * OH * OW, O)
+        gy2 = gy.transpose(0, 2, 3, 1).reshape(N * OH * OW, O)  # free when gy is channels-last
         gx = gw = gb = None
         if needs_input_grad[1]:
             gw = (gy2.T @ cols).reshape(O, KH, KW, C).transpose(0, 3, 1, 2)
@@ -169,10 +169,17 @@ class XpBackend(Backend):
             gx = gx_pad[:, top:top + H, left:left + W, :].transpose(0, 3, 1, 2)
         return gx, gw, gb
 
-    def _pad_nhwc(self, x_nhwc, padding):
+    def _padded_nhwc(self, x, padding):
+        """``x`` (N, C, H, W) as contiguous channels-last storage (N, H', W', C), zero-padded.
+
+        One copy at most: none when ``x`` is already a channels-last view (the output of a
+        previous conv, pool or elementwise op on one), so im2col reads contiguous runs of
+        ``KW * C`` values instead of gathering across channel planes.
+        """
         top, bottom, left, right = padding
+        x_nhwc = x.transpose(0, 2, 3, 1)
         if not (top or bottom or left or right):
-            return x_nhwc
+            return x_nhwc if x_nhwc.flags.c_contiguous else self.xp.ascontiguousarray(x_nhwc)
         N, H, W, C = x_nhwc.shape
         out = self.xp.zeros((N, H + top + bottom, W + left + right, C), x_nhwc.dtype)
         out[:, top:top + H, left:left + W, :] = x_nhwc
@@ -188,21 +195,75 @@ class XpBackend(Backend):
 
     # -- pooling ---------------------------------------------------------------------
     def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw):
-        """Max over strided windows; indices are flat positions in each input plane."""
+        """Max over strided windows; indices are flat positions in each input plane.
+
+        One pass per kernel tap over output-sized views, in the input's memory order, so a
+        channels-last input gives a channels-last output (and gradient) with no transposing
+        copy. The first maximum of a window wins, as with ``argmax``; windows holding NaN
+        take the exact ``argmax`` path so NaN is picked as before.
+        """
+        xp = self.xp
+        padded = self._pool_padded(x, kernel, stride, padding, dilation, out_hw)
+        taps = self._pool_taps(padded, kernel, stride, dilation, out_hw)
+        y = taps[0].copy(order="K")
+        # The winning tap of each window: the last tap that strictly raised the maximum,
+        # i.e. max over t of t * better_t (uint8 arithmetic: ~40x faster than a masked copy).
+        tap_type = xp.uint8 if len(taps) <= 255 else xp.int64
+        tap = xp.zeros_like(y, dtype=tap_type)
+        scratch = xp.empty_like(tap)
+        for t in range(1, len(taps)):
+            better = taps[t] > y
+            xp.maximum(y, taps[t], out=y)
+            xp.multiply(better, tap_type(t), out=scratch)
+            xp.maximum(tap, scratch, out=tap)
+        if y.dtype.kind == "f" and bool(xp.isnan(y).any()):
+            return self._max_pool2d_argmax(padded, x.shape, kernel, stride, padding, dilation,
+                                           out_hw)
+        return y, self._pool_indices(tap, x.shape, kernel, stride, padding, dilation)
+
+    def _pool_padded(self, x, kernel, stride, padding, dilation, out_hw):
+        """``x`` padded with its dtype's lowest value (ceil_mode windows may hang past it too)."""
         xp = self.xp
         N, C, H, W = x.shape
         (KH, KW), (sh, sw), (ph, pw), (dh, dw), (OH, OW) = kernel, stride, padding, dilation, out_hw
-        # ceil_mode may let the last window hang past the padded input: pad it with -inf too.
-        need_h = (OH - 1) * sh + (KH - 1) * dh + 1
-        need_w = (OW - 1) * sw + (KW - 1) * dw + 1
-        extra_h = max(0, need_h - (H + 2 * ph))
-        extra_w = max(0, need_w - (W + 2 * pw))
-        if ph or pw or extra_h or extra_w:
-            low = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
-            padded = xp.full((N, C, H + 2 * ph + extra_h, W + 2 * pw + extra_w), low, x.dtype)
-            padded[:, :, ph:ph + H, pw:pw + W] = x
+        extra_h = max(0, (OH - 1) * sh + (KH - 1) * dh + 1 - (H + 2 * ph))
+        extra_w = max(0, (OW - 1) * sw + (KW - 1) * dw + 1 - (W + 2 * pw))
+        if not (ph or pw or extra_h or extra_w):
+            return x
+        low = -xp.inf if x.dtype.kind == "f" else xp.iinfo(x.dtype).min
+        shape = (N, H + 2 * ph + extra_h, W + 2 * pw + extra_w, C)
+        if _is_channels_last(x):  # keep the input's layout
+            padded = xp.full(shape, low, x.dtype).transpose(0, 3, 1, 2)
         else:
-            padded = x
+            padded = xp.full((N, C) + shape[1:3], low, x.dtype)
+        padded[:, :, ph:ph + H, pw:pw + W] = x
+        return padded
+
+    def _pool_taps(self, padded, kernel, stride, dilation, out_hw):
+        """One (N, C, OH, OW) strided view per kernel tap, in row-major tap order."""
+        N, C = padded.shape[:2]
+        (KH, KW), (sh, sw), (dh, dw), (OH, OW) = kernel, stride, dilation, out_hw
+        sN, sC, sH, sW = padded.strides
+        windows = self._as_strided(padded, shape=(KH, KW, N, C, OH, OW),
+                                   strides=(sH * dh, sW * dw, sN, sC, sH * sh, sW * sw))
+        return [windows[i, j] for i in range(KH) for j in range(KW)]
+
+    def _pool_indices(self, tap, x_shape, kernel, stride, padding, dilation):
+        """Flat input-plane positions of the winning taps (PyTorch's ``indices``)."""
+        xp = self.xp
+        W = x_shape[3]
+        (KH, KW), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+        t = xp.arange(KH * KW)
+        tap_offset = (t // KW) * (dh * W) + (t % KW) * dw
+        OH, OW = tap.shape[2:]
+        window_origin = ((xp.arange(OH) * sh - ph) * W)[:, None] + (xp.arange(OW) * sw - pw)
+        return tap_offset[tap] + window_origin
+
+    def _max_pool2d_argmax(self, padded, x_shape, kernel, stride, padding, dilation, out_hw):
+        """The reference path: argmax over each window gathered whole (used when NaN occurs)."""
+        xp = self.xp
+        N, C, H, W = x_shape
+        (KH, KW), (sh, sw), (ph, pw), (dh, dw), (OH, OW) = kernel, stride, padding, dilation, out_hw
         sN, sC, sH, sW = padded.strides
         windows = self._as_strided(padded, shape=(N, C, OH, OW, KH, KW),
                                    strides=(sN, sC, sH * sh, sW * sw, sH * dh, sW * dw))
@@ -214,19 +275,37 @@ class XpBackend(Backend):
         return y, row * W + col
 
     def max_pool2d_backward(self, gy, indices, x_shape, kernel, stride, dilation):
+        """Route each output gradient to its input position; channels-last in, channels-last out."""
         xp = self.xp
         N, C, H, W = x_shape
-        plane = H * W
-        offsets = (xp.arange(N * C, dtype=indices.dtype) * plane).reshape(N, C, 1, 1)
-        flat_index = (indices + offsets).ravel()
-        gx = xp.zeros(N * C * plane, gy.dtype)
+        channels_last = _is_channels_last(indices)
+        if channels_last:  # position in (N, H, W, C) storage: (n*H*W + index)*C + c
+            offsets = ((xp.arange(N, dtype=indices.dtype) * (H * W * C)).reshape(N, 1, 1, 1)
+                       + xp.arange(C, dtype=indices.dtype).reshape(1, C, 1, 1))
+            flat_index = (indices * C + offsets).ravel()
+        else:  # position in (N, C, H, W) storage: (n*C + c)*H*W + index
+            offsets = (xp.arange(N * C, dtype=indices.dtype) * (H * W)).reshape(N, C, 1, 1)
+            flat_index = (indices + offsets).ravel()
+        gy_flat = gy.ravel()
+        if bool((indices.min() < 0) | (indices.max() >= H * W)):
+            # A window lying wholly in the padding (possible with dilation or ceil_mode) has
+            # output -inf and an index outside the plane: its gradient belongs to no input.
+            inside = ((indices >= 0) & (indices < H * W)).ravel()
+            flat_index, gy_flat = flat_index[inside], gy_flat[inside]
+        gx = xp.zeros(N * C * H * W, gy.dtype)
         windows_overlap = any(s < (k - 1) * d + 1 for k, s, d in zip(kernel, stride, dilation))
         if windows_overlap:
-            self.scatter_add(gx, flat_index, gy.ravel())
+            self.scatter_add(gx, flat_index, gy_flat)
         else:  # each input element is the maximum of at most one window
-            gx[flat_index] = gy.ravel()
+            gx[flat_index] = gy_flat
+        if channels_last:
+            return gx.reshape(N, H, W, C).transpose(0, 3, 1, 2)
         return gx.reshape(x_shape)
 
+
+def _is_channels_last(a) -> bool:
+    """True when the channel axis of the NCHW-shaped ``a`` has the smallest stride."""
+    return a.shape[1] > 1 and a.strides[1] < min(a.strides[2:]) and a.shape[2] * a.shape[3] > 1
 
 def _is_basic_index(index) -> bool:
     """True when ``index`` uses only ints, slices, None and Ellipsis (no repeated picks)."""

@@ -19,7 +19,8 @@ def register(subparsers) -> None:
                     "allocated, whatever the input size.")
     parser.add_argument("model", help="a built-in name (lecture, lenet, mlp), "
                                       "'path/to/file.py:Class' or 'package.module:Class', "
-                                      "optionally with literal arguments: 'm.py:Net(10, hidden=64)'")
+                                      "optionally with literal arguments: "
+                                      "'m.py:Net(10, hidden=64)'")
     parser.add_argument("--input", action="append", required=True, metavar="SHAPE",
                         help="input shape as comma-separated ints, e.g. 1,3,32,32 "
                              "(repeat for several inputs)")

@@ -91,4 +91,5 @@ class Conv2d(Function):
         return y
 
     def backward(self, backend, gy):
-        return backend.conv2d_backward(gy, self.saved, self.needs_input_grad)[:len(self.input_specs)]
+        grads = backend.conv2d_backward(gy, self.saved, self.needs_input_grad)
+        return grads[:len(self.input_specs)]

@@ -34,20 +34,21 @@ class Binary(Function):
     def result_dtype(self, compute_dtype):
         return compute_dtype
 
-    def operands(self, a, b):
+    def operands(self, backend, a, b):
         """The kernel's (left, right) operands, cast to the compute dtype."""
-        np_dtype = self.compute_dtype.numpy
+        dtype = self.compute_dtype
+        np_dtype = dtype.numpy
         if a.dtype != np_dtype:
-            a = a.astype(np_dtype)
+            a = backend.astype(a, dtype)
         if b is None:
             scalar = np_dtype.type(self.scalar)
             return (scalar, a) if self.reflected else (a, scalar)
         if b.dtype != np_dtype:
-            b = b.astype(np_dtype)
+            b = backend.astype(b, dtype)
         return a, b
 
     def forward(self, backend, a, b=None):
-        x, y = self.operands(a, b)
+        x, y = self.operands(backend, a, b)
         out = backend.binary(self.kernel, x, y)
         self.save(x, y, out)
         return out
@@ -86,7 +87,11 @@ class Add(Binary):
 
 
 class Sub(Binary):
-    op_name, backward_name, kernel = "sub", "SubBackward0", "sub"
+    op_name, kernel = "sub", "sub"
+
+    @property
+    def backward_name(self):
+        return "RsubBackward1" if self.reflected else "SubBackward0"
 
     def grads(self, backend, gy):
         return gy, backend.unary("neg", gy)
@@ -103,7 +108,12 @@ class Mul(Binary):
 
 
 class Div(Binary):
-    op_name, backward_name, kernel = "div", "DivBackward0", "div"
+    op_name, kernel = "div", "div"
+
+    @property
+    def backward_name(self):
+        # PyTorch computes ``2 / x`` as ``x.reciprocal() * 2``.
+        return "MulBackward0" if self.reflected else "DivBackward0"
 
     def infer(self, a, b=None):
         shape, dtype = super().infer(a, b)
@@ -121,17 +131,32 @@ class Div(Binary):
 
 
 class Pow(Binary):
-    op_name, backward_name, kernel = "pow", "PowBackward0", "pow"
+    op_name, kernel = "pow", "pow"
+
+    @property
+    def backward_name(self):
+        # PyTorch's overloads: Tensor ** Scalar (0), Tensor ** Tensor (1), Scalar ** Tensor (2).
+        if self.reflected:
+            return "PowBackward2"
+        return "PowBackward0" if "scalar" in self._hyper else "PowBackward1"
 
     def save(self, x, y, out):
         self.x, self.y, self.out = x, y, out
 
     def grads(self, backend, gy):
         x, y = self.x, self.y
-        g_left = backend.binary("mul", gy, backend.binary(
-            "mul", y, backend.binary("pow", x, backend.binary("sub", y, 1))))
-        g_right = None
-        if self.reflected or len(self.input_specs) == 2:
+        if len(self.input_specs) == 2:
+            need_left, need_right = self.needs_input_grad
+        else:  # one tensor: the base (x ** 2) or, reflected, the exponent (2 ** x)
+            need_left, need_right = not self.reflected, self.reflected
+        g_left = g_right = None
+        if need_left:
+            if len(self.input_specs) == 1 and self.scalar == 0:
+                g_left = backend.binary("mul", gy, 0)  # d/dx x**0 is 0, even at x == 0
+            else:
+                g_left = backend.binary("mul", gy, backend.binary(
+                    "mul", y, backend.binary("pow", x, backend.binary("sub", y, 1))))
+        if need_right:
             g_right = backend.binary("mul", gy, backend.binary("mul", self.out,
                                                                 backend.unary("log", x)))
         return g_left, g_right
@@ -139,6 +164,8 @@ class Pow(Binary):
 
 class Compare(Binary):
     """Comparisons: boolean results, no gradient."""
+
+    differentiable = False
 
     def result_dtype(self, compute_dtype):
         return dtypes.bool_
@@ -238,6 +265,9 @@ class Where(Function):
     op_name, backward_name = "where", "WhereBackward0"
 
     def infer(self, condition, a, b):
+        if condition.dtype is not dtypes.bool_:
+            raise TypeError(f"where: expected condition to be a bool tensor, got dtype "
+                            f"{condition.dtype}; compare first, e.g. where(x > 0, a, b)")
         shape = shapes.broadcast("where", shapes.broadcast("where", condition.shape, a.shape),
                                  b.shape)
         self.out_dtype = dtypes.promote(a.dtype, b.dtype)
@@ -245,7 +275,7 @@ class Where(Function):
 
     def forward(self, backend, condition, a, b):
         self.condition = condition
-        return backend.where(condition, a, b).astype(self.out_dtype.numpy, copy=False)
+        return backend.astype(backend.where(condition, a, b), self.out_dtype)
 
     def backward(self, backend, gy):
         zero = gy.dtype.type(0)

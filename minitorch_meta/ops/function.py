@@ -28,9 +28,14 @@ class Function:
     backward_name = "Backward0"
     #: outputs after the first are never differentiable (e.g. max_pool2d's indices)
     multiple_outputs = False
+    #: False for ops whose output carries no gradient (comparisons, argmax): no graph node
+    differentiable = True
 
     def __init__(self, **hyper_parameters):
         self.__dict__.update(hyper_parameters)
+        # Hyper-parameters outlive backward (grad_fn names and reprs read them); only
+        # what forward saved is freed.
+        self._hyper = hyper_parameters
 
     # -- what a subclass implements -------------------------------------------------
     def infer(self, *inputs):
@@ -57,7 +62,8 @@ class Function:
             outputs = tuple(backend.empty(shape, dtype) for shape, dtype in specs)
         else:
             outputs = backend.empty(*specs)
-        record = is_grad_enabled() and any(t is not None and t.requires_grad for t in inputs)
+        record = self.differentiable and is_grad_enabled() and any(
+            t is not None and t.requires_grad for t in inputs)
         first = outputs[0] if self.multiple_outputs else outputs
         from ..tensor import Tensor
 
@@ -96,8 +102,8 @@ class Function:
         return grads
 
     def _free_saved(self) -> None:
-        keep = _NODE_FIELDS
-        for key in [k for k in self.__dict__ if k not in keep]:
+        keep, hyper = _NODE_FIELDS, self.__dict__.get("_hyper", ())
+        for key in [k for k in self.__dict__ if k not in keep and k not in hyper]:
             del self.__dict__[key]
         self._freed = True
 
@@ -111,7 +117,7 @@ class Function:
 
 
 _NODE_FIELDS = frozenset({"backend", "next_functions", "needs_input_grad", "input_specs",
-                          "_freed"})
+                          "_freed", "_hyper", "ranks"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;

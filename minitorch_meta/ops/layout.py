@@ -58,8 +58,9 @@ class Permute(Function):
         ndim = len(x.shape)
         axes = tuple(shapes.normalize_dim(self.op_name, d, ndim) for d in self.dims)
         if sorted(axes) != list(range(ndim)):
-            raise shapes.ShapeError(self.op_name, f"dims {self.dims} are not a permutation of the "
-                                                  f"{ndim} dimensions of shape {shapes.fmt(x.shape)}")
+            raise shapes.ShapeError(self.op_name,
+                                    f"dims {self.dims} are not a permutation of the {ndim} "
+                                    f"dimensions of shape {shapes.fmt(x.shape)}")
         self.axes = axes
         return tuple(x.shape[a] for a in axes), x.dtype
 
@@ -144,8 +145,12 @@ class Expand(View):
 
     def infer(self, x):
         lead = len(self.shape) - len(x.shape)
+        if any(s == -1 for s in self.shape[:max(lead, 0)]):
+            raise shapes.ShapeError("expand", f"-1 is not allowed in a leading, non-existing "
+                                              f"dimension: {shapes.fmt(self.shape)} for a tensor "
+                                              f"of shape {shapes.fmt(x.shape)}")
         target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape))
-        if lead < 0 or shapes.broadcast("expand", x.shape, target) != target:
+        if lead < 0 or not shapes.broadcasts_to(x.shape, target):
             raise shapes.ShapeError("expand", f"the expanded size {shapes.fmt(self.shape)} must "
                                               f"match the existing size {shapes.fmt(x.shape)} at "
                                               "every non-singleton dimension")
@@ -177,11 +182,22 @@ class GetItem(Function):
 
     @property
     def backward_name(self):
-        if isinstance(self.index, int):
-            return "SelectBackward0"
-        if isinstance(self.index, slice):
+        # PyTorch applies the index items in order; the node shown is the last one that
+        # does something (full slices and Ellipsis are skipped).
+        items = self.shape_index if isinstance(self.shape_index, tuple) else (self.shape_index,)
+        if any(_is_array_index(i) for i in items):
+            return "IndexBackward0"
+        if not isinstance(self.shape_index, tuple) and isinstance(self.shape_index, slice):
             return "SliceBackward0"
-        return "IndexBackward0"
+        for item in reversed(items):
+            if item is None:
+                return "UnsqueezeBackward0"
+            if isinstance(item, slice):
+                if item != slice(None):
+                    return "SliceBackward0"
+            elif item is not Ellipsis:
+                return "SelectBackward0"
+        return "AliasBackward0"
 
     def infer(self, x):
         return shapes.indexing_shape(tuple(x.shape), x.dtype.numpy, self.shape_index), x.dtype
@@ -192,6 +208,12 @@ class GetItem(Function):
     def backward(self, backend, gy):
         shape, dtype = self.input_specs[0]
         return (backend.index_add(tuple(shape), self.index, gy, dtype),)
+
+
+def _is_array_index(item) -> bool:
+    """An integer/boolean array (not a 0-d integer, which selects like an int)."""
+    ndim = getattr(item, "ndim", None)
+    return ndim is not None and (ndim > 0 or item.dtype.kind == "b")
 
 
 class ToCopy(Function):

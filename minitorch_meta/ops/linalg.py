@@ -31,8 +31,10 @@ class Mm(Function):
         return backend.matmul(a, b)
 
     def backward(self, backend, gy):
-        ga = backend.matmul(gy, self.b.T) if self.needs_input_grad[0] else None
-        gb = backend.matmul(self.a.T, gy) if self.needs_input_grad[1] else None
+        ga = backend.matmul(gy, backend.transpose(self.b, (1, 0))) if self.needs_input_grad[0] \
+            else None
+        gb = backend.matmul(backend.transpose(self.a, (1, 0)), gy) if self.needs_input_grad[1] \
+            else None
         return ga, gb
 
 
@@ -76,7 +78,7 @@ class Addmm(Function):
         _check_dtypes("addmm", a, b)
         shapes.require_same_dtype("addmm", "input", bias.dtype, "mat1", a.dtype)
         out = shapes.mm_shape("addmm", a.shape, b.shape)
-        if shapes.broadcast("addmm", bias.shape, out) != out:
+        if not shapes.broadcasts_to(bias.shape, out):
             raise shapes.ShapeError("addmm", f"bias of shape {shapes.fmt(bias.shape)} cannot be "
                                              f"broadcast to the product's shape {shapes.fmt(out)}")
         return out, a.dtype
@@ -86,7 +88,8 @@ class Addmm(Function):
         y = backend.matmul(a, b)
         if self.alpha != 1:
             y = backend.binary("mul", y, y.dtype.type(self.alpha))
-        scaled_bias = bias if self.beta == 1 else backend.binary("mul", bias, bias.dtype.type(self.beta))
+        scaled_bias = bias if self.beta == 1 else backend.binary("mul", bias,
+                                                                 bias.dtype.type(self.beta))
         y += scaled_bias  # y is a fresh GEMM result: adding in place saves a copy
         return y
 
@@ -99,9 +102,9 @@ class Addmm(Function):
         if self.alpha != 1:
             gy = backend.binary("mul", gy, gy.dtype.type(self.alpha))
         if self.needs_input_grad[1]:
-            ga = backend.matmul(gy, self.b.T)
+            ga = backend.matmul(gy, backend.transpose(self.b, (1, 0)))
         if self.needs_input_grad[2]:
-            gb = backend.matmul(self.a.T, gy)
+            gb = backend.matmul(backend.transpose(self.a, (1, 0)), gy)
         return g_bias, ga, gb
 
 
@@ -112,11 +115,17 @@ class Matmul(Function):
         see ``shapes.matmul_shape``: ``(..., n, k) @ (..., k, m) -> (..., n, m)``.
     """
 
-    op_name, backward_name = "matmul", "MmBackward0"
+    op_name = "matmul"
 
     def infer(self, a, b):
         shapes.require_same_dtype("matmul", "self", a.dtype, "other", b.dtype)
+        self.ranks = (len(a.shape), len(b.shape))
         return shapes.matmul_shape(a.shape, b.shape), a.dtype
+
+    @property
+    def backward_name(self):
+        # The node PyTorch's composite matmul ends with, for each pair of operand ranks.
+        return _MATMUL_NAMES.get(self.ranks, "UnsafeViewBackward0")
 
     def forward(self, backend, a, b):
         self.a, self.b = a, b
@@ -127,18 +136,20 @@ class Matmul(Function):
         # Promote 1-D operands to matrices so one pair of formulas covers every case.
         a2 = backend.reshape(a, (1, -1)) if a.ndim == 1 else a
         b2 = backend.reshape(b, (-1, 1)) if b.ndim == 1 else b
-        gy2 = backend.reshape(gy, a2.shape[:-1] + b2.shape[-1:]) if (a.ndim == 1 or b.ndim == 1) \
-            else gy
+        batch = shapes.broadcast("matmul", a2.shape[:-2], b2.shape[:-2])
+        gy2 = backend.reshape(gy, tuple(batch) + (a2.shape[-2], b2.shape[-1]))
         ga = gb = None
         if self.needs_input_grad[0]:
             ga = backend.matmul(gy2, backend.transpose(b2, _swap_last(b2.ndim)))
-            ga = backend.sum_to_shape(ga, a2.shape)
-            ga = backend.reshape(ga, a.shape)
+            ga = backend.reshape(backend.sum_to_shape(ga, a2.shape), a.shape)
         if self.needs_input_grad[1]:
             gb = backend.matmul(backend.transpose(a2, _swap_last(a2.ndim)), gy2)
-            gb = backend.sum_to_shape(gb, b2.shape)
-            gb = backend.reshape(gb, b.shape)
+            gb = backend.reshape(backend.sum_to_shape(gb, b2.shape), b.shape)
         return ga, gb
+
+
+_MATMUL_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0",
+                 (1, 2): "SqueezeBackward4"}
 
 
 def _swap_last(ndim: int) -> tuple:

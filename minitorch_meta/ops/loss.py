@@ -1,4 +1,4 @@
-"""Losses and ``log_softmax``: ``mse_loss``, ``l1_loss``, ``nll_loss`` (and so ``cross_entropy``)."""
+"""Losses and ``log_softmax``: ``mse_loss``, ``l1_loss``, ``nll_loss`` (so ``cross_entropy``)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,9 @@ class _PointwiseLoss(Function):
         if self.reduction == "mean":
             gy = backend.binary("div", gy, gy.dtype.type(max(self.count, 1)))
         g = backend.binary("mul", g, gy)
-        gx = backend.sum_to_shape(g, tuple(self.input_specs[0][0])) if self.needs_input_grad[0] else None
+        gx = None
+        if self.needs_input_grad[0]:
+            gx = backend.sum_to_shape(g, tuple(self.input_specs[0][0]))
         gt = None
         if self.needs_input_grad[1]:
             gt = backend.unary("neg", backend.sum_to_shape(g, tuple(self.input_specs[1][0])))
@@ -84,7 +86,13 @@ class MseLoss(_PointwiseLoss):
 class L1Loss(_PointwiseLoss):
     """Mean (or sum) of absolute differences."""
 
-    op_name, backward_name = "l1_loss", "L1LossBackward0"
+    op_name = "l1_loss"
+
+    @property
+    def backward_name(self):
+        # PyTorch's l1_loss is the composite abs(input - target).mean() (or .sum()).
+        return {"mean": "MeanBackward0", "sum": "SumBackward0"}.get(self.reduction,
+                                                                    "AbsBackward0")
 
     def pointwise(self, backend, diff):
         return backend.unary("abs", diff)

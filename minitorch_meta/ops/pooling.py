@@ -17,8 +17,8 @@ class MaxPool2d(Function):
         ``H_out = conv_out_size(H, kH, stride, padding, dilation, ceil_mode)`` (likewise W).
 
     Raises:
-        ShapeError: wrong rank, non-positive kernel/stride/dilation, padding over half the
-            effective kernel, or an output that would be empty.
+        ShapeError: wrong rank, non-positive kernel/stride/dilation, negative padding or
+            padding over half the kernel, or an output that would be empty.
     """
 
     op_name, backward_name, multiple_outputs = "max_pool2d", "MaxPool2DWithIndicesBackward0", True
@@ -35,10 +35,13 @@ class MaxPool2d(Function):
             raise ShapeError(op, f"stride should be greater than zero, got {stride}")
         if min(dilation) <= 0:
             raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
-        for p, k, d in zip(padding, kernel, dilation):
-            if p < 0 or p > ((k - 1) * d + 1) // 2:
-                raise ShapeError(op, f"pad should be at most half of effective kernel size, but "
-                                     f"got pad={p}, kernel_size={k} and dilation={d}")
+        if min(padding) < 0:
+            raise ShapeError(op, f"padding must be non-negative, got {padding}")
+        for p, k in zip(padding, kernel):
+            # PyTorch bounds the padding by half the *undilated* kernel.
+            if p > k // 2:
+                raise ShapeError(op, f"pad should be at most half of kernel size, but got "
+                                     f"padding={padding} for kernel_size={kernel}")
         N, C, H, W = x.shape
         out_hw = tuple(shapes.conv_out_size(size, k, s, p, d, self.ceil_mode)
                        for size, k, s, p, d in zip((H, W), kernel, stride, padding, dilation))

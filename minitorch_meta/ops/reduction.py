@@ -10,11 +10,11 @@ from . import shapes
 from .function import Function
 
 
-def _axes(dim, ndim):
+def _axes(op, dim, ndim):
     if dim is None:
         return None
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(shapes.normalize_dim("reduce", d, ndim) for d in dims)
+    return tuple(shapes.normalize_dim(op, d, ndim) for d in dims)
 
 
 def _expand_grad(backend, gy, input_shape, axes):
@@ -46,14 +46,14 @@ class Sum(Function):
         return "SumBackward0" if self.dim is None else "SumBackward1"
 
     def infer(self, x):
-        self.axes = _axes(self.dim, len(x.shape))
+        self.axes = _axes(self.op_name, self.dim, len(x.shape))
         dtype = x.dtype if x.dtype.is_floating_point else dtypes.int64
         return shapes.reduce_shape("sum", x.shape, self.dim, self.keepdim), dtype
 
     def forward(self, backend, x):
         out = backend.sum(x, self.axes, self.keepdim)
         if out.dtype != x.dtype and x.dtype.kind == "f":
-            out = out.astype(x.dtype)
+            out = backend.astype(out, _dtype_of(x))
         return backend.asarray(out, None) if out.ndim == 0 else out
 
     def backward(self, backend, gy):
@@ -102,7 +102,8 @@ class MaxAll(Function):
 
     def infer(self, x):
         if 0 in x.shape:
-            raise ValueError(f"max(): expected a non-empty tensor, got shape {shapes.fmt(x.shape)}")
+            raise RuntimeError(f"max(): expected a non-empty tensor, got shape "
+                               f"{shapes.fmt(x.shape)}; specify the reduction dim with 'dim'")
         return (), x.dtype
 
     def forward(self, backend, x):
@@ -113,7 +114,7 @@ class MaxAll(Function):
     def backward(self, backend, gy):
         mask = backend.binary("eq", self.x, self.out)
         ties = backend.sum(mask, None, False)
-        share = backend.binary("div", gy, ties.astype(gy.dtype))
+        share = backend.binary("div", gy, backend.astype(ties, _dtype_of(gy)))
         return (backend.binary("mul", mask, share),)
 
 
@@ -130,7 +131,7 @@ class MaxDim(Function):
     def infer(self, x):
         self.axis = shapes.normalize_dim("max", self.dim, len(x.shape))
         if x.shape and x.shape[self.axis] == 0:
-            raise ValueError(f"max(): cannot reduce over an empty dimension {self.dim} of shape "
+            raise IndexError(f"max(): cannot reduce over an empty dimension {self.dim} of shape "
                              f"{shapes.fmt(x.shape)}")
         shape = shapes.reduce_shape("max", x.shape, self.dim, self.keepdim)
         return [(shape, x.dtype), (shape, dtypes.int64)]
@@ -150,7 +151,7 @@ class MaxDim(Function):
         positions = backend.reshape(backend.arange(0, shape[self.axis], 1, dtypes.int64), kept)
         chosen = backend.binary("eq", positions, self.index)  # one-hot along the axis
         gy = backend.reshape(gy, self.index.shape)
-        return (backend.binary("mul", chosen, gy).astype(dtype.numpy, copy=False),)
+        return (backend.astype(backend.binary("mul", chosen, gy), dtype),)
 
 
 class Argmax(Function):
@@ -160,7 +161,7 @@ class Argmax(Function):
         ``()`` when ``dim`` is None, else the input's shape without ``dim``.
     """
 
-    op_name, backward_name = "argmax", "ArgmaxBackward0"
+    op_name, backward_name, differentiable = "argmax", "ArgmaxBackward0", False
     dim, keepdim = None, False
 
     def infer(self, x):

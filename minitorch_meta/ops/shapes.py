@@ -46,6 +46,14 @@ def broadcast(op: str, a, b) -> tuple:
                              "trailing dimensions must be equal or 1") from None
 
 
+def broadcasts_to(shape, target) -> bool:
+    """Whether ``shape`` broadcasts to exactly ``target`` (PyTorch's ``expand`` rule)."""
+    shape, target = tuple(shape), tuple(target)
+    if len(shape) > len(target):
+        return False
+    return all(s == t or s == 1 for s, t in zip(shape[::-1], target[::-1]))
+
+
 def normalize_dim(op: str, dim: int, ndim: int) -> int:
     """A dimension index in ``range(ndim)``, accepting negative indices."""
     low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
@@ -100,6 +108,10 @@ def flatten_shape(shape, start_dim: int, end_dim: int) -> tuple:
 
 def indexing_shape(shape, dtype, index) -> tuple:
     """Shape of ``array[index]``, found by indexing a zero-stride stand-in (no memory)."""
+    for item in index if isinstance(index, tuple) else (index,):
+        if isinstance(item, slice) and item.step is not None and item.step <= 0:
+            # NumPy would reverse; PyTorch refuses (its views cannot have negative strides).
+            raise ValueError(f"step must be greater than zero, got {item.step} in {index!r}")
     stand_in = np.lib.stride_tricks.as_strided(np.zeros((), dtype), shape=shape,
                                                strides=(0,) * len(shape))
     try:

@@ -44,8 +44,7 @@ def _numel(shape) -> int:
 
 
 def _conv2d(inputs, outputs):
-    x, w = inputs[0], inputs[1]
-    _, c_in, kh, kw = w.shape
+    _, c_in, kh, kw = inputs[1].shape  # the weight
     return _numel(_first(outputs).shape) * c_in * kh * kw
 
 

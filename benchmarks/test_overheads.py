@@ -1,0 +1,24 @@
+"""Overheads: ``import minitorch_meta`` in a fresh interpreter, and the per-op cost of
+tiny (2, 2) tensors (add, mm, view; 1000 calls per round), ours against PyTorch."""
+
+from __future__ import annotations
+
+import pytest
+
+from minitorch_meta.tools import bench
+
+OPS = ["add x1000", "mm x1000", "view x1000", "add (grad) x1000"]
+
+
+@pytest.mark.parametrize("module", ["minitorch_meta", "torch"])
+def test_import_time(benchmark, module, torch):
+    benchmark.group = "import (fresh interpreter)"
+    benchmark.pedantic(bench.import_seconds, args=(module, 1), rounds=5, iterations=1)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_dispatch(benchmark, lib, op):
+    benchmark.group = f"tiny op: {op}"
+    label = lib.__name__
+    cases = {c.name[len(label) + 1:]: c for c in bench.dispatch_cases(lib, label)}
+    benchmark(cases[op].run)

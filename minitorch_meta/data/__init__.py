@@ -1,0 +1,16 @@
+"""Data loading: datasets, ``DataLoader``, transforms, and the IDX format of MNIST.
+
+Also importable as ``minitorch_meta.utils.data`` (PyTorch's path). ``datasets`` and
+``transforms`` follow torchvision's names for the part we cover.
+"""
+
+from . import datasets, transforms
+from .collate import default_collate
+from .dataloader import DataLoader
+from .dataset import Dataset, Subset, TensorDataset
+from .download import DownloadError, download_file
+from .idx import IDXError, read_idx, write_idx
+
+__all__ = ["DataLoader", "Dataset", "DownloadError", "IDXError", "Subset", "TensorDataset",
+           "datasets", "default_collate", "download_file", "read_idx", "transforms",
+           "write_idx"]

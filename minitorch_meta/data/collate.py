@@ -1,0 +1,59 @@
+"""``default_collate``: merge a list of samples into a batch, as PyTorch's does.
+
+Tensors and NumPy arrays are stacked along a new first dimension, Python ints become an
+int64 tensor, floats a float64 tensor, and tuples, lists and dicts are collated field by
+field. Strings are kept as a list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from numbers import Number
+
+import numpy as np
+
+from ..factories import from_numpy, tensor
+from ..tensor import Tensor
+
+
+def default_collate(samples: Sequence):
+    """Stack a list of samples (all of the same structure) into one batch.
+
+    Raises:
+        TypeError: a sample holds something that cannot be batched.
+        RuntimeError: tensors of different shapes in the same field.
+    """
+    first = samples[0]
+    if isinstance(first, Tensor):
+        return _stack_tensors(samples)
+    if isinstance(first, np.ndarray):
+        return from_numpy(np.stack(samples))
+    if isinstance(first, (bool, np.bool_)):
+        return tensor(list(samples))
+    if isinstance(first, (int, np.integer)):
+        return tensor(np.asarray(samples, dtype=np.int64))
+    if isinstance(first, (float, np.floating)):
+        return tensor(np.asarray(samples, dtype=np.float64))
+    if isinstance(first, str):
+        return list(samples)
+    if isinstance(first, Mapping):
+        return {key: default_collate([s[key] for s in samples]) for key in first}
+    if isinstance(first, (tuple, list)):
+        sizes = {len(s) for s in samples}
+        if len(sizes) != 1:
+            raise RuntimeError(f"each sample in a batch must have the same number of fields, got "
+                               f"sizes {sorted(sizes)}")
+        return type(first)(default_collate(list(field)) for field in zip(*samples))
+    kind = "number" if isinstance(first, Number) else type(first).__name__
+    raise TypeError(f"default_collate: samples must hold tensors, NumPy arrays, numbers, strings, "
+                    f"dicts, lists or tuples; found {kind}")
+
+
+def _stack_tensors(samples: Sequence[Tensor]) -> Tensor:
+    shapes = {tuple(t.shape) for t in samples}
+    if len(shapes) != 1:
+        raise RuntimeError(f"stack expects each tensor to be equal size, got shapes "
+                           f"{sorted(shapes)} in one batch")
+    device = samples[0].device
+    stacked = from_numpy(np.stack([np.asarray(t) for t in samples]))
+    return stacked if device.type == "cpu" else stacked.to(device)

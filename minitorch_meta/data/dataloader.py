@@ -1,0 +1,101 @@
+"""``DataLoader``: iterate over a dataset in batches, optionally shuffled, as PyTorch's.
+
+With ``shuffle=True`` each pass (epoch) draws a new order from ``generator`` (or, without
+one, from the default cpu generator that ``manual_seed`` seeds), so runs are reproducible
+and epochs differ. Datasets with ``get_batch(indices)`` are sliced a whole batch at a time
+with NumPy; others are read sample by sample and merged by ``collate_fn``.
+
+Our addition to PyTorch's signature: ``device=`` moves every tensor of each batch to that
+device (``DataLoader(ds, batch_size=64, device="cuda")``). There are no worker processes
+(``num_workers``): batches are built in the calling thread.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from .. import dtypes
+from ..device import to_device
+from ..factories import rand
+from ..random import Generator
+from ..tensor import Tensor
+from .collate import default_collate
+from .dataset import Dataset
+
+
+class DataLoader:
+    """Batches of a map-style dataset.
+
+    Args:
+        dataset: has ``__len__`` and ``__getitem__`` (and optionally ``get_batch``).
+        batch_size: samples per batch.
+        shuffle: draw a new random order at every pass.
+        drop_last: skip the last batch when it is smaller than ``batch_size``.
+        generator: a cpu ``Generator`` for the order (``Generator().manual_seed(0)``).
+        collate_fn: merges a list of samples into a batch (default ``default_collate``);
+            when given, the dataset is always read sample by sample.
+        device: (our addition) where to put the tensors of each batch.
+
+    Raises:
+        ValueError: ``batch_size`` is not a positive integer.
+        TypeError: ``generator`` is not a ``Generator``.
+    """
+
+    def __init__(self, dataset: Dataset, batch_size: int = 1, shuffle: bool = False,
+                 drop_last: bool = False, generator: Generator | None = None,
+                 collate_fn: Callable | None = None, *, device=None):
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size should be a positive integer value, but got "
+                             f"batch_size={batch_size!r}")
+        if generator is not None and not isinstance(generator, Generator):
+            raise TypeError(f"generator must be a minitorch_meta.Generator, got "
+                            f"{type(generator).__name__}; use Generator().manual_seed(seed)")
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.generator = generator
+        self.collate_fn = collate_fn
+        self.device = to_device(device) if device is not None else None
+
+    def __len__(self) -> int:
+        size = len(self.dataset)
+        return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
+
+    def __iter__(self) -> Iterator:
+        order = self._order()
+        for start in range(0, len(self) * self.batch_size, self.batch_size):
+            yield self._to_device(self._fetch(order[start:start + self.batch_size]))
+
+    def _order(self) -> np.ndarray:
+        size = len(self.dataset)
+        if not self.shuffle:
+            return np.arange(size, dtype=np.int64)
+        # Sorting uniform float64 keys gives a uniformly random permutation (ties have
+        # probability ~n**2 / 2**53) drawn from our own, seedable generators.
+        keys = rand(size, generator=self.generator, dtype=dtypes.float64)
+        return np.argsort(keys.numpy(), kind="stable")
+
+    def _fetch(self, indices: np.ndarray):
+        if self.collate_fn is None and hasattr(self.dataset, "get_batch"):
+            return self.dataset.get_batch(indices)
+        collate = self.collate_fn or default_collate
+        return collate([self.dataset[int(i)] for i in indices])
+
+    def _to_device(self, batch):
+        if self.device is None:
+            return batch
+        return _move(batch, self.device)
+
+
+def _move(batch, device):
+    if isinstance(batch, Tensor):
+        return batch.to(device)
+    if isinstance(batch, dict):
+        return {key: _move(value, device) for key, value in batch.items()}
+    if isinstance(batch, (tuple, list)):
+        return type(batch)(_move(value, device) for value in batch)
+    return batch

@@ -1,0 +1,214 @@
+"""conv2d: stride, padding (int, pair, 'same', 'valid'), dilation, bias; shape rule vs PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minitorch_meta as mt
+import minitorch_meta.nn.functional as mF
+from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+
+# PyTorch warns that it copies the input for even kernels with padding="same"; not our concern.
+pytestmark = pytest.mark.filterwarnings("ignore:Using padding=.same.:UserWarning")
+
+
+def conv(**kw):
+    return lambda T, F, x, w, b=None: F.conv2d(x, w, b, **kw)
+
+
+X = Arg((2, 3, 6, 5))
+W = Arg((4, 3, 3, 2))
+B = Arg((4,))
+CASES = [
+    Case("basic", conv(), [X, W, B]),
+    Case("no_bias", conv(), [X, W]),
+    Case("stride", conv(stride=2), [X, W, B]),
+    Case("stride_pair", conv(stride=(2, 1)), [X, W, B]),
+    Case("padding_int", conv(padding=1), [X, W, B]),
+    Case("padding_pair", conv(padding=(2, 0)), [X, W]),
+    Case("padding_same_odd", conv(padding="same"), [X, Arg((4, 3, 3, 3)), B]),
+    Case("padding_same_even", conv(padding="same"), [X, Arg((4, 3, 2, 4)), B]),
+    Case("padding_same_dilated", conv(padding="same", dilation=2), [X, Arg((2, 3, 2, 3))]),
+    Case("padding_valid", conv(padding="valid"), [X, W, B]),
+    Case("dilation", conv(dilation=2), [Arg((1, 2, 7, 7)), Arg((3, 2, 3, 3)), Arg((3,))]),
+    Case("dilation_pair_stride_padding", conv(dilation=(1, 2), stride=(1, 2), padding=(1, 2)),
+         [Arg((2, 2, 5, 6)), Arg((3, 2, 2, 3)), Arg((3,))]),
+    Case("kernel_1x1", conv(), [X, Arg((2, 3, 1, 1)), Arg((2,))]),
+    Case("kernel_whole_input", conv(), [Arg((2, 2, 3, 4)), Arg((3, 2, 3, 4))]),
+    Case("stride_larger_than_kernel", conv(stride=3), [Arg((1, 2, 7, 8)), Arg((2, 2, 2, 2))]),
+    Case("weight_only_grad", conv(stride=2, padding=1), [Arg(X.shape, grad=False), W, B]),
+    Case("unbatched", conv(padding=1), [Arg((3, 5, 5)), W, B]),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_gradcheck(case, device):
+    check_gradients(case, device)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+@pytest.mark.parametrize("seed", [0, 1])
+def test_against_torch(case, seed, device):
+    check_against_torch(case, device, seed, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_meta_shapes(case):
+    check_meta(case)
+
+
+def _random_configs(count, seed=0):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        n, c, o = rng.integers(1, 3), rng.integers(1, 4), rng.integers(1, 4)
+        h, w = rng.integers(1, 9, 2)
+        kh, kw = rng.integers(1, 5, 2)
+        stride = tuple(int(s) for s in rng.integers(1, 4, 2))
+        dilation = tuple(int(d) for d in rng.integers(1, 3, 2))
+        choice = rng.integers(0, 4)
+        if choice == 0:
+            padding = int(rng.integers(0, 3))
+        elif choice == 1:
+            padding = tuple(int(p) for p in rng.integers(0, 3, 2))
+        else:
+            padding = "same" if choice == 2 else "valid"
+            if padding == "same":
+                stride = (1, 1)
+        yield ((int(n), int(c), int(h), int(w)), (int(o), int(c), int(kh), int(kw)), stride,
+               padding, dilation, bool(rng.integers(0, 2)))
+
+
+@pytest.mark.parametrize("config", list(_random_configs(40)), ids=lambda c: str(c))
+def test_random_configurations_against_torch(config):
+    """Values and gradients equal PyTorch's; what PyTorch refuses, we refuse."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    x_shape, w_shape, stride, padding, dilation, bias = config
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(w_shape[0]).astype(np.float32) if bias else None
+    kw = dict(stride=stride, padding=padding, dilation=dilation)
+    tx, tw = torch.tensor(x, requires_grad=True), torch.tensor(w, requires_grad=True)
+    tb = torch.tensor(b, requires_grad=True) if bias else None
+    try:
+        ref = torch.nn.functional.conv2d(tx, tw, tb, **kw)
+    except RuntimeError:
+        with pytest.raises(mt.ShapeError):
+            mF.conv2d(mt.tensor(x), mt.tensor(w), mt.tensor(b) if bias else None, **kw)
+        with pytest.raises(mt.ShapeError):
+            mF.conv2d(mt.empty(x_shape, device="meta"), mt.empty(w_shape, device="meta"), **kw)
+        return
+    ox, ow = mt.tensor(x, requires_grad=True), mt.tensor(w, requires_grad=True)
+    ob = mt.tensor(b, requires_grad=True) if bias else None
+    out = mF.conv2d(ox, ow, ob, **kw)
+    np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), rtol=1e-4, atol=1e-4)
+    gy = rng.standard_normal(tuple(ref.shape)).astype(np.float32)
+    ref.backward(torch.tensor(gy))
+    out.backward(mt.tensor(gy))
+    np.testing.assert_allclose(ox.grad.numpy(), tx.grad.numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(ow.grad.numpy(), tw.grad.numpy(), rtol=1e-4, atol=1e-4)
+    if bias:
+        np.testing.assert_allclose(ob.grad.numpy(), tb.grad.numpy(), rtol=1e-4, atol=1e-4)
+    meta = mF.conv2d(mt.empty(x_shape, device="meta"), mt.empty(w_shape, device="meta"), **kw)
+    assert tuple(meta.shape) == tuple(ref.shape)
+
+
+_padding = st.one_of(st.integers(0, 4), st.tuples(st.integers(0, 4), st.integers(0, 4)),
+                     st.sampled_from(["same", "valid"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(h=st.integers(1, 40), w=st.integers(1, 40), kh=st.integers(1, 9), kw=st.integers(1, 9),
+       stride=st.tuples(st.integers(1, 5), st.integers(1, 5)),
+       dilation=st.tuples(st.integers(1, 4), st.integers(1, 4)), padding=_padding)
+def test_shape_rule_matches_torch_meta(h, w, kh, kw, stride, dilation, padding):
+    """Our shape rule accepts exactly what PyTorch accepts, with the same output shape."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    kwargs = dict(stride=stride, padding=padding, dilation=dilation)
+    try:
+        expected = tuple(torch.nn.functional.conv2d(
+            torch.empty(2, 3, h, w, device="meta"), torch.empty(4, 3, kh, kw, device="meta"),
+            **kwargs).shape)
+    except (RuntimeError, ValueError):
+        expected = None
+    try:
+        got = tuple(mF.conv2d(mt.empty(2, 3, h, w, device="meta"),
+                              mt.empty(4, 3, kh, kw, device="meta"), **kwargs).shape)
+    except (mt.ShapeError, ValueError):
+        got = None
+    assert got == expected
+
+
+@pytest.mark.parametrize("kwargs, x_shape, w_shape, message", [
+    ({}, (2, 4, 32, 32), (6, 3, 5, 5),
+     "conv2d: input has 4 channels but weight expects 3 (weight shape (6, 3, 5, 5)); input "
+     "shape (2, 4, 32, 32)"),
+    ({}, (2, 3, 4, 4), (6, 3, 5, 5),
+     "conv2d: calculated padded input size per channel: (4 x 4); kernel size: (5 x 5). Kernel "
+     "size can't be greater than actual input size (input shape (2, 3, 4, 4), weight shape "
+     "(6, 3, 5, 5))"),
+    ({"padding": 1}, (2, 3, 3, 3), (6, 3, 3, 6),
+     "conv2d: calculated padded input size per channel: (5 x 5); kernel size: (3 x 6). Kernel "
+     "size can't be greater than actual input size (input shape (2, 3, 3, 3), weight shape "
+     "(6, 3, 3, 6))"),
+    ({"stride": 0}, (2, 3, 8, 8), (6, 3, 3, 3),
+     "conv2d: stride should be greater than zero, got (0, 0)"),
+    ({"dilation": (1, 0)}, (2, 3, 8, 8), (6, 3, 3, 3),
+     "conv2d: dilation should be greater than zero, got (1, 0)"),
+    ({"padding": -1}, (2, 3, 8, 8), (6, 3, 3, 3),
+     "conv2d: negative padding is not supported, got -1"),
+    ({}, (2, 3, 8, 8), (6, 3, 3),
+     "conv2d: expected weight to be 4-D (out_channels, in_channels, kH, kW), but got a 3-D "
+     "weight of shape (6, 3, 3)"),
+    ({}, (8, 8), (6, 3, 3, 3),
+     "conv2d: expected a 3-D (unbatched) or 4-D (batched) input (N, C, H, W), but got a 2-D "
+     "input of shape (8, 8)"),
+])
+def test_shape_errors_same_on_cpu_and_meta(kwargs, x_shape, w_shape, message):
+    for device in ("cpu", "meta"):
+        with pytest.raises(mt.ShapeError) as info:
+            mF.conv2d(mt.ones(x_shape, device=device), mt.ones(w_shape, device=device), **kwargs)
+        assert str(info.value) == message, device
+        assert isinstance(info.value, ValueError) and info.value.op == "conv2d"
+
+
+def test_bias_shape_error():
+    with pytest.raises(mt.ShapeError, match=r"conv2d: bias should have shape \(6,\) to match "
+                                            r"the 6 output channels of weight \(6, 3, 3, 3\), "
+                                            r"but has shape \(5,\)"):
+        mF.conv2d(mt.ones(1, 3, 5, 5), mt.ones(6, 3, 3, 3), mt.ones(5))
+
+
+def test_padding_errors():
+    x, w = mt.ones(1, 3, 5, 5), mt.ones(2, 3, 3, 3)
+    with pytest.raises(ValueError, match="padding='same' is not supported for strided "
+                                         "convolutions"):
+        mF.conv2d(x, w, stride=2, padding="same")
+    with pytest.raises(ValueError, match="padding must be an int, a pair, 'same' or 'valid', "
+                                         "got 'full'"):
+        mF.conv2d(x, w, padding="full")
+    with pytest.raises(TypeError, match=r"padding must be an int or a pair of ints, got "
+                                        r"\(1, 2, 3\)"):
+        mF.conv2d(x, w, padding=(1, 2, 3))
+
+
+def test_dtype_mismatch():
+    with pytest.raises(TypeError, match="conv2d: expected input and weight to have the same "
+                                        "dtype"):
+        mF.conv2d(mt.ones(1, 3, 5, 5, dtype=mt.float64), mt.ones(2, 3, 3, 3))
+
+
+def test_float32_conv_stays_float32_and_float64_stays_float64():
+    for dtype in (mt.float32, mt.float64):
+        x = mt.rand(1, 2, 5, 5, dtype=dtype, requires_grad=True)
+        w = mt.rand(3, 2, 3, 3, dtype=dtype, requires_grad=True)
+        b = mt.rand(3, dtype=dtype, requires_grad=True)
+        y = mF.conv2d(x, w, b, padding=1)
+        assert y.dtype is dtype
+        y.sum().backward()
+        assert x.grad.dtype is dtype and w.grad.dtype is dtype and b.grad.dtype is dtype

@@ -1,0 +1,115 @@
+"""Losses: mse_loss, l1_loss (mean/sum/none), log_softmax, nll_loss, cross_entropy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+import minitorch_meta.nn.functional as mF
+from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+
+REDUCTIONS = ("mean", "sum", "none")
+S = (3, 4)
+CASES = (
+    [Case(f"mse_{r}", lambda T, F, x, t, r=r: F.mse_loss(x, t, reduction=r), [Arg(S), Arg(S)])
+     for r in REDUCTIONS]
+    + [Case(f"l1_{r}", lambda T, F, x, t, r=r: F.l1_loss(x, t, reduction=r),
+            [Arg(S), Arg(S, "away0")]) for r in REDUCTIONS]
+    + [Case("mse_target_no_grad", lambda T, F, x, t: F.mse_loss(x, t),
+            [Arg((2, 3, 2)), Arg((2, 3, 2), grad=False)])]
+    + [Case(f"log_softmax_dim{d}", lambda T, F, x, d=d: F.log_softmax(x, dim=d),
+            [Arg((2, 3, 4))]) for d in (0, 1, -1)]
+    + [Case("log_softmax_large_logits", lambda T, F, x: F.log_softmax(x * 100, dim=1),
+            [Arg(S)], atol=1e-4)]
+    + [Case(f"nll_{r}", lambda T, F, x, t, r=r: F.nll_loss(x, t, reduction=r),
+            [Arg((5, 4)), Arg((5,), "int:4")]) for r in REDUCTIONS]
+    + [Case(f"nll_ignore_index_{r}",
+            lambda T, F, x, t, r=r: F.nll_loss(x, t, ignore_index=1, reduction=r),
+            [Arg((6, 3)), Arg((6,), "int:3")]) for r in REDUCTIONS]
+    + [Case(f"cross_entropy_{r}", lambda T, F, x, t, r=r: F.cross_entropy(x, t, reduction=r),
+            [Arg((5, 4)), Arg((5,), "int:4")]) for r in REDUCTIONS]
+    + [Case(f"cross_entropy_probs_{r}",
+            lambda T, F, x, t, r=r: F.cross_entropy(x, t, reduction=r),
+            [Arg((5, 4)), Arg((5, 4), "prob", grad=False)]) for r in REDUCTIONS]
+)
+
+# nn.functional builds probability-target cross_entropy from smaller ops, whose last node
+# differs from PyTorch's fused one (e.g. MeanBackward0 vs DivBackward1).
+_NAME_DIFFERS = {f"cross_entropy_probs_{r}" for r in REDUCTIONS}
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_gradcheck(case, device):
+    check_gradients(case, device)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_against_torch(case, seed, device):
+    check_against_torch(case, device, seed, check_name=case.id not in _NAME_DIFFERS)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_meta_shapes(case):
+    check_meta(case)
+
+
+def test_nll_all_ignored_mean_is_nan_like_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    x = np.zeros((2, 3), np.float32)
+    t = np.array([1, 1])
+    ours = mF.nll_loss(mt.tensor(x), mt.tensor(t), ignore_index=1)
+    theirs = torch.nn.functional.nll_loss(torch.tensor(x), torch.tensor(t), ignore_index=1)
+    assert np.isnan(ours.item()) and np.isnan(theirs.item())
+
+
+def test_loss_errors():
+    x = mt.rand(3, 4)
+    with pytest.raises(ValueError, match="mse_loss: reduction must be one of "
+                                         r"\('mean', 'sum', 'none'\), got 'avg'"):
+        mF.mse_loss(x, x, reduction="avg")
+    with pytest.raises(IndexError, match=r"nll_loss: target 4 is out of bounds: class indices "
+                                         r"must be in \[0, 4\) for an input with 4 classes"):
+        mF.nll_loss(x, mt.tensor([0, 4, 1]))
+    with pytest.raises(mt.ShapeError, match=r"nll_loss: expected target of shape \(3,\) \(one "
+                                            r"class index per row of the input \(3, 4\)\), "
+                                            r"got \(2,\)"):
+        mF.cross_entropy(x, mt.tensor([0, 1]))
+    with pytest.raises(TypeError, match="nll_loss: expected target to hold class indices"):
+        mF.nll_loss(x, mt.tensor([0.0, 1.0, 2.0]))
+    with pytest.raises(mt.ShapeError, match=r"cross_entropy: probability targets must have "
+                                            r"the input's shape \(3, 4\), got \(3, 3\)"):
+        mF.cross_entropy(x, mt.rand(3, 3))
+    with pytest.raises(TypeError, match="mse_loss: expected input and target to have the same "
+                                        "dtype"):
+        mF.mse_loss(x, x.double())
+    with pytest.raises(TypeError, match="log_softmax: expected a floating-point input"):
+        mF.log_softmax(mt.tensor([1, 2]), 0)
+
+
+def test_broadcast_target_warns_like_torch():
+    with pytest.warns(UserWarning, match="mse_loss: using a target size"):
+        out = mF.mse_loss(mt.ones(3, 4), mt.zeros(4))
+    assert out.item() == 1.0
+
+
+def test_loss_error_same_on_meta():
+    messages = []
+    for device in ("cpu", "meta"):
+        with pytest.raises(mt.ShapeError) as info:
+            mF.nll_loss(mt.ones(3, 4, device=device), mt.zeros(2, dtype=mt.int64,
+                                                                device=device))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_losses_stay_float32():
+    x = mt.rand(3, 4, requires_grad=True)
+    for out in (mF.mse_loss(x, x.detach() * 2), mF.l1_loss(x, mt.zeros(3, 4)),
+                mF.log_softmax(x, 1), mF.cross_entropy(x, mt.tensor([0, 1, 3])),
+                mF.cross_entropy(x, mt.rand(3, 4))):
+        assert out.dtype is mt.float32
+        out.sum().backward()
+    assert x.grad.dtype is mt.float32

@@ -1,0 +1,109 @@
+"""Reductions: sum and mean (all, dims, keepdim), max (all and along a dim), argmax."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+
+S = (2, 3, 4)
+CASES = [
+    Case("sum_all", lambda T, F, a: a.sum(), [Arg(S)]),
+    Case("sum_dim", lambda T, F, a: a.sum(1), [Arg(S)]),
+    Case("sum_neg_dim_keepdim", lambda T, F, a: a.sum(-1, keepdim=True), [Arg(S)]),
+    Case("sum_dims", lambda T, F, a: T.sum(a, (0, 2)), [Arg(S)]),
+    Case("sum_dims_keepdim", lambda T, F, a: a.sum(dim=(0, -1), keepdim=True), [Arg(S)]),
+    Case("sum_0d", lambda T, F, a: (a * 2).sum(), [Arg(())]),
+    Case("mean_all", lambda T, F, a: a.mean(), [Arg(S)]),
+    Case("mean_dim", lambda T, F, a: T.mean(a, 0), [Arg(S)]),
+    Case("mean_dim_keepdim", lambda T, F, a: a.mean(2, keepdim=True), [Arg(S)]),
+    Case("mean_dims", lambda T, F, a: a.mean((1, 2)), [Arg(S)]),
+    Case("max_all", lambda T, F, a: a.max(), [Arg(S, "distinct")]),
+    Case("max_dim", lambda T, F, a: a.max(1)[0], [Arg(S, "distinct")]),
+    Case("max_dim_keepdim", lambda T, F, a: T.max(a, -1, keepdim=True).values,
+         [Arg(S, "distinct")]),
+    Case("max_dim_indices", lambda T, F, a: a.max(dim=0)[1], [Arg(S, "distinct")]),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_gradcheck(case, device):
+    check_gradients(case, device)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_against_torch(case, seed, device):
+    check_against_torch(case, device, seed)
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_meta_shapes(case):
+    check_meta(case)
+
+
+def test_max_ties_share_the_gradient_like_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    data = np.array([[1.0, 3.0, 3.0], [3.0, 0.0, 2.0]], np.float32)
+    ours, theirs = mt.tensor(data, requires_grad=True), torch.tensor(data, requires_grad=True)
+    ours.max().backward()
+    theirs.max().backward()
+    np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy())
+
+
+def test_max_dim_returns_named_values_and_indices():
+    x = mt.tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]])
+    values, indices = x.max(dim=1)
+    assert values.tolist() == [5.0, 7.0] and indices.tolist() == [1, 0]
+    assert indices.dtype is mt.int64
+    result = mt.max(x, 0)
+    assert result.values.tolist() == [7.0, 5.0, 3.0] and result.indices.tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize("dim, keepdim", [(None, False), (None, True), (0, False), (1, True),
+                                          (-1, False)])
+def test_argmax_against_torch(dim, keepdim):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    data = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    ours = mt.tensor(data).argmax(dim, keepdim)
+    theirs = torch.tensor(data).argmax(dim, keepdim)
+    assert tuple(ours.shape) == tuple(theirs.shape) and ours.dtype is mt.int64
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    meta = mt.empty(3, 4, device="meta").argmax(dim, keepdim)
+    assert meta.shape == ours.shape and meta.dtype is mt.int64
+
+
+def test_argmax_has_no_grad_fn():
+    assert mt.rand(3, requires_grad=True).argmax().grad_fn is None
+
+
+def test_sum_of_integers_is_int64_and_of_bools_counts():
+    assert mt.tensor([1, 2, 3], dtype=mt.int32).sum().dtype is mt.int64
+    t = mt.tensor([True, False, True]).sum()
+    assert t.dtype is mt.int64 and t.item() == 2
+
+
+def test_float32_reductions_stay_float32():
+    x = mt.rand(3, 4)
+    for out in (x.sum(), x.sum(0), x.mean(), x.mean(1), x.max(), x.max(0)[0]):
+        assert out.dtype is mt.float32
+
+
+def test_reduction_errors():
+    x = mt.rand(2, 3)
+    with pytest.raises(IndexError, match=r"sum: dimension out of range \(expected to be in "
+                                         r"range of \[-2, 1\], but got 2\)"):
+        x.sum(2)
+    with pytest.raises(IndexError, match="dimension out of range"):
+        x.max(-3)
+    with pytest.raises(TypeError, match="mean: expected a floating-point tensor, got dtype "
+                                        "torch.int64"):
+        mt.tensor([1, 2]).mean()
+    with pytest.raises(RuntimeError, match="max"):
+        mt.empty(0).max()
+    with pytest.raises(IndexError, match=r"max\(\): cannot reduce over an empty dimension 1"):
+        mt.empty(2, 0).max(1)

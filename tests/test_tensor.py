@@ -1,0 +1,204 @@
+"""Tensor: metadata, data access, moves, in-place updates, indexing assignment, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+
+
+def test_metadata(device):
+    t = mt.zeros(2, 3, 4, device=device)
+    assert t.shape == (2, 3, 4) and isinstance(t.shape, mt.Size) and t.size() == t.shape
+    assert t.size(1) == 3 and t.size(-1) == 4 and t.dim() == 3 and t.ndim == 3
+    assert t.numel() == 24 and mt.numel(t) == 24 and len(t) == 2 and t.element_size() == 4
+    assert t.is_floating_point() and not t.is_meta and t.is_leaf
+    assert t.is_cuda == (device == "cuda")
+    with pytest.raises(IndexError, match="size: dimension out of range"):
+        t.size(3)
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(mt.tensor(1.0))
+
+
+def test_item_tolist_numpy(device):
+    t = mt.tensor([[1.0, 2.0]], device=device)
+    assert t.tolist() == [[1.0, 2.0]] and t[0, 1].item() == 2.0
+    assert isinstance(mt.tensor(3).item(), int) and isinstance(mt.tensor(2.5).item(), float)
+    assert float(mt.tensor([2.5])) == 2.5 and int(mt.tensor(3)) == 3
+    assert bool(mt.tensor([1.0])) and not bool(mt.tensor(0.0))
+    with pytest.raises(ValueError, match="a Tensor with 2 elements cannot be converted to a "
+                                         "Python scalar"):
+        t.item()
+    with pytest.raises(RuntimeError, match="Boolean value of Tensor with 2 values is ambiguous"):
+        bool(t)
+    if device == "cpu":
+        assert isinstance(t.numpy(), np.ndarray) and t.numpy().dtype == np.float32
+    with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on a tensor that requires "
+                                           r"grad. Use tensor.detach\(\).numpy\(\) instead."):
+        mt.rand(2, requires_grad=True).numpy()
+    assert np.asarray(mt.rand(2, requires_grad=True)).shape == (2,)
+
+
+def test_reading_meta_data_raises_with_advice():
+    m = mt.rand(2, 3, device="meta")
+    for read in (lambda: m[0, 0].item(), m.tolist, m.numpy, lambda: float(m.sum()), lambda: m.cpu(),
+                 lambda: np.asarray(m), lambda: mt.zeros(2, 3).copy_(m)):
+        with pytest.raises(mt.MetaDataError, match="a meta tensor has a shape and a dtype but "
+                                                   "no data; to get real values"):
+            read()
+    assert issubclass(mt.MetaDataError, RuntimeError)
+
+
+def test_moves_between_devices_and_dtypes():
+    t = mt.tensor([1.0, 2.0], requires_grad=True)
+    m = t.to("meta")
+    assert m.is_meta and m.shape == (2,) and m.grad_fn.name() == "ToCopyBackward0"
+    m.sum().backward()
+    assert t.grad is not None and t.grad.shape == (2,)
+    assert t.to(mt.device("cpu")) is t and t.cpu() is t
+    u = t.detach().to("cpu", mt.float64)
+    assert u.dtype is mt.float64 and u.tolist() == [1.0, 2.0]
+    assert t.to(mt.zeros(1, dtype=mt.int64)).dtype is mt.int64
+    assert t.to(dtype=mt.float64).dtype is mt.float64
+    assert t.type() == "torch.FloatTensor" and t.detach().type(mt.float64).dtype is mt.float64
+    with pytest.raises(TypeError, match="to\\(\\) expects a device, a dtype or a tensor"):
+        t.to(3.5)
+
+
+def test_cuda_without_gpu_raises_device_error_saying_why():
+    from minitorch_meta.backends.cupy_backend import cuda_unavailable_reason
+
+    reason = cuda_unavailable_reason()
+    if reason is None:
+        pytest.skip("a CUDA device is usable here: the error path cannot be reached")
+    for call in (lambda: mt.zeros(2).cuda(), lambda: mt.zeros(2, device="cuda"),
+                 lambda: mt.zeros(2).to("cuda:0")):
+        with pytest.raises(mt.DeviceError) as info:
+            call()
+        assert "CUDA" in str(info.value) and len(str(info.value)) > 40
+
+
+def test_mixed_devices_raise_device_error():
+    a, m = mt.ones(2), mt.ones(2, device="meta")
+    with pytest.raises(mt.DeviceError, match="add: expected all tensors on the same device, but "
+                                             "got tensors on 'cpu', 'meta'; move them first"):
+        a + m
+    with pytest.raises(mt.DeviceError, match="mm: expected all tensors on the same device"):
+        mt.mm(mt.ones(2, 2, device="meta"), mt.ones(2, 2))
+    with pytest.raises(mt.DeviceError, match="__setitem__: value is on 'meta' but the tensor is "
+                                             "on 'cpu'"):
+        a[0] = m[0]
+
+
+def test_setitem_with_mv_rows(device):
+    x = mt.rand(4, 3, device=device)
+    w = mt.rand(5, 3, device=device)
+    v = mt.zeros(4, 5, device=device)
+    for k in range(4):
+        v[k] = w.mv(x[k])
+    np.testing.assert_allclose(v.cpu().numpy(), x.cpu().numpy() @ w.cpu().numpy().T, rtol=1e-5)
+
+
+def test_setitem_forms():
+    x = mt.zeros(3, 4)
+    x[0] = 1.0
+    x[1, 1:3] = mt.tensor([2.0, 3.0])
+    x[:, 3] = mt.tensor([4.0, 5.0, 6.0])
+    x[x == 0] = -1.0
+    x[mt.tensor([2])] = 7.0
+    assert x.tolist() == [[1.0, 1.0, 1.0, 4.0], [-1.0, 2.0, 3.0, 5.0], [7.0] * 4]
+    with pytest.raises(mt.ShapeError, match=r"__setitem__: cannot assign a value of shape "
+                                            r"\(3,\) to a selection of shape \(4,\)"):
+        x[0] = mt.ones(3)
+    with pytest.raises(RuntimeError, match="assigning a tensor that requires grad"):
+        x[0] = mt.ones(4, requires_grad=True)
+    m = mt.zeros(3, 4, device="meta")
+    m[0] = mt.ones(4, device="meta")  # shape-checked, nothing written
+    with pytest.raises(mt.ShapeError):
+        m[0] = mt.ones(5, device="meta")
+
+
+def test_inplace_ops(device):
+    x = mt.ones(2, 3, device=device)
+    assert x.add_(1) is x and x.tolist() == [[2.0] * 3] * 2
+    x.sub_(mt.ones(3, device=device), alpha=0.5)
+    x.mul_(2)
+    x.div_(mt.tensor([1.0, 3.0, 3.0], device=device))
+    assert x.tolist() == [[3.0, 1.0, 1.0]] * 2
+    x += 1
+    x -= mt.ones(2, 3, device=device)
+    x *= 2
+    x /= 2
+    assert x.tolist() == [[3.0, 1.0, 1.0]] * 2
+    assert x.fill_(5).tolist() == [[5.0] * 3] * 2 and x.zero_().tolist() == [[0.0] * 3] * 2
+    x.copy_(mt.tensor([1.0, 2.0, 3.0]))
+    assert x.tolist() == [[1.0, 2.0, 3.0]] * 2
+    n = mt.zeros(1000, device=device).normal_(2.0, 0.5).cpu().numpy()
+    assert abs(n.mean() - 2.0) < 0.1 and abs(n.std() - 0.5) < 0.1
+    u = mt.zeros(1000, device=device).uniform_(-2, -1).cpu().numpy()
+    assert u.min() >= -2 and u.max() < -1
+
+
+def test_inplace_errors():
+    i = mt.zeros(3, dtype=mt.int64)
+    with pytest.raises(RuntimeError, match="add_: result type torch.float32 can't be cast to the "
+                                           "desired output type torch.int64"):
+        i.add_(1.5)
+    with pytest.raises(mt.ShapeError, match=r"add_: the result of shape \(2, 3\) cannot be "
+                                            r"written in place into a tensor of shape \(3,\)"):
+        mt.zeros(3).add_(mt.ones(2, 3))
+    with pytest.raises(mt.ShapeError, match=r"copy_: source of shape \(4,\) cannot be broadcast "
+                                            r"to the destination shape \(3,\)"):
+        mt.zeros(3).copy_(mt.ones(4))
+
+
+def test_inplace_on_meta_checks_shapes_only():
+    m = mt.zeros(2, 3, device="meta")
+    assert m.add_(1) is m and m.mul_(mt.ones(3, device="meta")) is m
+    m.normal_()
+    m.uniform_()
+    m.zero_()
+    with pytest.raises(mt.ShapeError):
+        m.add_(mt.ones(4, device="meta"))
+
+
+def test_iteration_and_hash():
+    t = mt.tensor([[1, 2], [3, 4]])
+    assert [row.tolist() for row in t] == [[1, 2], [3, 4]]
+    assert len({t, t}) == 1
+    with pytest.raises(TypeError, match="iteration over a 0-d tensor"):
+        iter(mt.tensor(1))
+
+
+def test_index_with_integer_tensor_scalar():
+    x = mt.arange(5)
+    assert x[mt.tensor(2)].item() == 2
+    assert [10, 20, 30][mt.tensor(1)] == 20
+    with pytest.raises(TypeError, match="only integer tensors of a single element"):
+        [1, 2][mt.tensor(1.0)]
+
+
+def test_data_property_and_tensor_constructor():
+    x = mt.rand(2, requires_grad=True)
+    d = x.data
+    assert not d.requires_grad and d.grad_fn is None
+    x.data = mt.zeros(2)
+    assert x.tolist() == [0.0, 0.0] and x.requires_grad
+    assert mt.Tensor([1, 2]).dtype is mt.float32
+    assert mt.Tensor(2, 3).shape == (2, 3)
+
+
+def test_float32_stays_float32_through_a_network():
+    import minitorch_meta.nn.functional as F
+
+    x = mt.rand(2, 3, 8, 8)
+    w = mt.rand(4, 3, 3, 3, requires_grad=True)
+    lw = mt.rand(10, 16, requires_grad=True)
+    h = F.max_pool2d(F.relu(F.conv2d(x, w, padding=1)), 2, 2, 1).flatten(1)
+    h = F.max_pool2d(h.view(2, 4, 5, 5), 2).flatten(1)
+    y = F.linear(h, lw)
+    loss = F.cross_entropy(y, mt.tensor([1, 2])) + F.mse_loss(y, mt.zeros(2, 10)) * 0.5
+    assert loss.dtype is mt.float32
+    loss.backward()
+    assert w.grad.dtype is mt.float32 and lw.grad.dtype is mt.float32
