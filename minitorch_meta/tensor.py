@@ -180,6 +180,21 @@ class Tensor(TensorMethods):
     def __hash__(self) -> int:
         return id(self)
 
+    def __deepcopy__(self, memo):
+        """A copy with its own data on the same device (leaves only, as in PyTorch)."""
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol; call .detach() first")
+        import copy
+
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        new._data = self._backend.copy(self._data)
+        new._backend, new._dtype = self._backend, self._dtype
+        new.requires_grad, new.grad_fn, new._grad_accumulator = self.requires_grad, None, None
+        new.grad = copy.deepcopy(self.grad, memo) if self.grad is not None else None
+        return new
+
     def __repr__(self) -> str:
         from .formatting import tensor_repr
 
