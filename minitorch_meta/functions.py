@@ -125,6 +125,55 @@ def argmax(input, dim=None, keepdim: bool = False):
     return reduction.Argmax(dim=dim, keepdim=keepdim)(input)
 
 
+def min(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    """The smallest element, or ``(values, indices)`` along ``dim`` (as ``-max(-input)``)."""
+    if dim is None:
+        return neg(max(neg(input)))
+    from .return_types import MinResult
+
+    values, indices = max(neg(input), dim, keepdim)
+    return MinResult(neg(values), indices)
+
+
+def argmin(input, dim=None, keepdim: bool = False):
+    return argmax(neg(input), dim, keepdim)
+
+
+def all(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    """Whether every element (along ``dim``) is nonzero."""
+    return reduction.AllAny(kind="all", dim=dim, keepdim=keepdim)(input)
+
+
+def any(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
+    """Whether some element (along ``dim``) is nonzero."""
+    return reduction.AllAny(kind="any", dim=dim, keepdim=keepdim)(input)
+
+
+def tanh(input):
+    return ew.Tanh.apply(input)
+
+
+def sigmoid(input):
+    return ew.Sigmoid.apply(input)
+
+
+def cat(tensors, dim: int = 0):
+    """Join ``tensors`` along the existing dimension ``dim``."""
+    return layout.Cat(dim=dim)(*tensors)
+
+
+concat = cat
+
+
+def stack(tensors, dim: int = 0):
+    """Join ``tensors`` (all of one shape) along a new dimension ``dim``."""
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("stack(): expected a non-empty list of Tensors")
+    dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
+    return cat([unsqueeze(t, dim) for t in tensors], dim)
+
+
 def mm(input, mat2):
     """Matrix product ``(n, k) @ (k, m) -> (n, m)``."""
     return linalg.Mm.apply(input, mat2)

@@ -8,3 +8,10 @@ class MaxResult(NamedTuple):
 
     values: object
     indices: object
+
+
+class MinResult(NamedTuple):
+    """``torch.return_types.min``: the minima and their indices along a dimension."""
+
+    values: object
+    indices: object

@@ -143,6 +143,24 @@ class TensorMethods:
     def argmax(self, dim=None, keepdim=False):
         return F.argmax(self, dim, keepdim)
 
+    def min(self, dim=None, keepdim=False):
+        return F.min(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return F.argmin(self, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return F.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return F.any(self, dim, keepdim)
+
+    def tanh(self):
+        return F.tanh(self)
+
+    def sigmoid(self):
+        return F.sigmoid(self)
+
     # products
     def mm(self, mat2):
         return F.mm(self, mat2)

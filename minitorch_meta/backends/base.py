@@ -47,7 +47,7 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
 
 from __future__ import annotations
 
-UNARY = ("neg", "abs", "exp", "log", "sign", "sqrt")
+UNARY = ("neg", "abs", "exp", "log", "sign", "sqrt", "tanh")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge")
 

@@ -24,7 +24,7 @@ class XpBackend(Backend):
         self.xp = xp
         self._as_strided = as_strided
         self._unary = {"neg": xp.negative, "abs": xp.abs, "exp": xp.exp, "log": xp.log,
-                       "sign": xp.sign, "sqrt": xp.sqrt}
+                       "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh}
         self._binary = {"add": xp.add, "sub": xp.subtract, "mul": xp.multiply,
                         "div": xp.true_divide, "pow": xp.power, "maximum": xp.maximum,
                         "minimum": xp.minimum, "eq": xp.equal, "ne": xp.not_equal,

@@ -5,7 +5,7 @@
 """
 
 from . import functional, init
-from .activation import ReLU
+from .activation import ReLU, Sigmoid, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .flatten import Flatten
@@ -20,6 +20,7 @@ from .pooling import MaxPool2d
 __all__ = [
     "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "L1Loss", "LazyConv2d", "LazyLinear",
     "LazyModuleMixin", "Linear", "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList",
-    "Parameter", "ReLU", "RemovableHandle", "Sequential", "UninitializedParameter",
+    "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid", "Tanh",
+    "UninitializedParameter",
     "functional", "init",
 ]

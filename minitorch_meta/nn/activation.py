@@ -24,3 +24,25 @@ class ReLU(Module):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    """``tanh(x)`` elementwise (the lecture pairs it with ±1 targets and ``MSELoss``).
+
+    Shape:
+        unchanged.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanh(input)
+
+
+class Sigmoid(Module):
+    """``1 / (1 + exp(-x))`` elementwise.
+
+    Shape:
+        unchanged.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.sigmoid(input)

@@ -86,6 +86,24 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return functions.relu(input)
 
 
+def tanh(input: Tensor) -> Tensor:
+    """``tanh(input)`` elementwise.
+
+    Shape:
+        unchanged.
+    """
+    return functions.tanh(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """``1 / (1 + exp(-input))`` elementwise.
+
+    Shape:
+        unchanged.
+    """
+    return functions.sigmoid(input)
+
+
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return layout.Flatten(start_dim=start_dim, end_dim=end_dim)(input)
 

@@ -236,6 +236,37 @@ class Sqrt(Unary):
         return (backend.binary("div", gy, backend.binary("mul", self.out, 2)),)
 
 
+class Tanh(Unary):
+    op_name, backward_name, kernel, floating_only = "tanh", "TanhBackward0", "tanh", True
+
+    def backward(self, backend, gy):  # 1 - tanh(x)^2
+        one = self.out.dtype.type(1)
+        return (backend.binary("mul", gy, backend.binary(
+            "sub", one, backend.binary("mul", self.out, self.out))),)
+
+
+class Sigmoid(Unary):
+    """``1 / (1 + exp(-x))`` elementwise.
+
+    Shape:
+        the output has the input's shape.
+    """
+
+    op_name, backward_name, floating_only = "sigmoid", "SigmoidBackward0", True
+
+    def forward(self, backend, x):
+        one = x.dtype.type(1)
+        out = backend.binary("div", one, backend.binary(
+            "add", one, backend.unary("exp", backend.unary("neg", x))))
+        self.out = out
+        return out
+
+    def backward(self, backend, gy):  # sigmoid * (1 - sigmoid)
+        one = self.out.dtype.type(1)
+        return (backend.binary("mul", gy, backend.binary(
+            "mul", self.out, backend.binary("sub", one, self.out))),)
+
+
 class Relu(Unary):
     """max(x, 0) elementwise.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import dtypes
 from . import shapes
 from .function import Function
 
@@ -283,3 +284,65 @@ class Clone(Function):
 
     def backward(self, backend, gy):
         return (gy,)
+
+
+class Cat(Function):
+    """Join tensors along an existing dimension ``dim``.
+
+    Shape:
+        every input has the same shape except along ``dim``, where the sizes add up:
+        ``cat([(2, 3), (4, 3)], dim=0) -> (6, 3)``.
+    """
+
+    op_name, backward_name = "cat", "CatBackward0"
+    dim = 0
+
+    def infer(self, *tensors):
+        if not tensors:
+            raise ValueError("cat(): expected a non-empty list of Tensors")
+        first = tuple(tensors[0].shape)
+        if not first:
+            raise shapes.ShapeError("cat", "zero-dimensional tensor (at position 0) cannot be "
+                                           "concatenated")
+        axis = shapes.normalize_dim("cat", self.dim, len(first))
+        dtype = tensors[0].dtype
+        for i, t in enumerate(tensors[1:], 1):
+            shape = tuple(t.shape)
+            if len(shape) != len(first):
+                raise shapes.ShapeError("cat", f"tensors must have the same number of "
+                                               f"dimensions: got {len(first)} and {len(shape)} "
+                                               f"(tensor number {i} has shape {shapes.fmt(shape)})")
+            for d, (a, b) in enumerate(zip(first, shape)):
+                if d != axis and a != b:
+                    raise shapes.ShapeError("cat", f"sizes of tensors must match except in "
+                                                   f"dimension {axis}. Expected size {a} but got "
+                                                   f"size {b} for tensor number {i} in the list")
+            dtype = dtypes.promote(dtype, t.dtype)
+        self.axis, self.out_dtype = axis, dtype
+        self.sizes = [t.shape[axis] for t in tensors]
+        out = list(first)
+        out[axis] = sum(self.sizes)
+        return tuple(out), dtype
+
+    def _slices(self):
+        offset = 0
+        for size in self.sizes:
+            yield (slice(None),) * self.axis + (slice(offset, offset + size),)
+            offset += size
+
+    def forward(self, backend, *arrays):
+        shape = list(arrays[0].shape)
+        shape[self.axis] = sum(self.sizes)
+        out = backend.empty(tuple(shape), self.out_dtype)
+        for index, array in zip(self._slices(), arrays):
+            backend.setitem(out, index, array)
+        return out
+
+    def backward(self, backend, gy):
+        grads = []
+        for index, need, spec in zip(self._slices(), self.needs_input_grad, self.input_specs):
+            g = backend.getitem(gy, index) if need else None
+            if g is not None and g.dtype != spec[1].numpy:
+                g = backend.astype(g, spec[1])
+            grads.append(g)
+        return tuple(grads)

@@ -178,3 +178,33 @@ class Argmax(Function):
         if self.axis is None and self.keepdim:
             out = backend.reshape(out, (1,) * x.ndim)
         return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
+
+
+class AllAny(Function):
+    """Whether all (``kind="all"``) or any (``kind="any"``) elements are nonzero; no gradient.
+
+    Shape:
+        ``()`` when ``dim`` is None, else the input's shape without ``dim``.
+    """
+
+    differentiable = False
+    dim, keepdim, kind = None, False, "all"
+
+    @property
+    def op_name(self):
+        return self.kind
+
+    @property
+    def backward_name(self):
+        return f"{self.kind.capitalize()}Backward0"
+
+    def infer(self, x):
+        self.axes = _axes(self.kind, self.dim, len(x.shape))
+        return shapes.reduce_shape(self.kind, x.shape, self.dim, self.keepdim), dtypes.bool_
+
+    def forward(self, backend, x):
+        # any: some element is nonzero; all: no element is zero.
+        test = "ne" if self.kind == "any" else "eq"
+        hits = backend.sum(backend.binary(test, x, x.dtype.type(0)), self.axes, self.keepdim)
+        out = backend.binary("gt" if self.kind == "any" else "eq", hits, 0)
+        return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
