@@ -14,10 +14,13 @@ from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
 from .device import device as Device
 from .device import to_device
+from .errors import ShapeError
 from .functions import add as _add
 from .functions import div as _div
 from .functions import mul as _mul
 from .functions import sub as _sub
+from .ops.layout import GetItem
+from .ops.shapes import broadcasts_to, fmt, indexing_shape
 from .size import Size
 from .tensor_methods import TensorMethods
 
@@ -381,14 +384,10 @@ class Tensor(TensorMethods):
 
     # -- indexing --------------------------------------------------------------------
     def __getitem__(self, index) -> Tensor:
-        from .ops.layout import GetItem
-
         real, stand_in = _prepare_index(index, self)
         return GetItem(index=real, shape_index=stand_in)(self)
 
     def __setitem__(self, index, value) -> None:
-        from .ops.shapes import broadcasts_to, fmt, indexing_shape
-
         self._check_inplace("__setitem__")
         if isinstance(value, Tensor) and value.requires_grad and is_grad_enabled():
             raise RuntimeError("assigning a tensor that requires grad into another tensor "
@@ -397,14 +396,12 @@ class Tensor(TensorMethods):
         real, stand_in = _prepare_index(index, self)
         target = indexing_shape(tuple(self.shape), self._dtype.numpy, stand_in)
         if isinstance(value, Tensor):
-            if value.device != self.device:
+            if value._backend is not self._backend:
                 from .errors import DeviceError
 
                 raise DeviceError(f"__setitem__: value is on '{value.device}' but the tensor is on "
                                   f"'{self.device}'; move it with .to({str(self.device)!r})")
             if not broadcasts_to(value.shape, target):
-                from .ops.shapes import ShapeError
-
                 raise ShapeError("__setitem__", f"cannot assign a value of shape "
                                                 f"{fmt(value.shape)} to a selection of shape "
                                                 f"{fmt(target)}")

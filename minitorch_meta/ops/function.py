@@ -54,6 +54,7 @@ class Function:
         return cls(**hyper_parameters)(*inputs)
 
     def __call__(self, *inputs):
+        # The hot path of every op: keep it to plain loops and attribute reads.
         backend = common_backend(self.op_name, inputs)
         specs = self.infer(*inputs)
         if backend.stores_data:
@@ -62,22 +63,24 @@ class Function:
             outputs = tuple(backend.empty(shape, dtype) for shape, dtype in specs)
         else:
             outputs = backend.empty(*specs)
-        record = self.differentiable and is_grad_enabled() and any(
-            t is not None and t.requires_grad for t in inputs)
+        record = False
+        if self.differentiable and is_grad_enabled():
+            for t in inputs:
+                if t is not None and t.requires_grad:
+                    record = True
+                    break
         first = outputs[0] if self.multiple_outputs else outputs
-        from ..tensor import Tensor
-
         if record:
             self.backend = backend
             self.next_functions = tuple(_edge(t) for t in inputs)
             self.needs_input_grad = tuple(t is not None and t.requires_grad for t in inputs)
             self.input_specs = tuple(None if t is None else (t.shape, t.dtype) for t in inputs)
             self._freed = False
-            result = Tensor._make(first, backend, requires_grad=True, grad_fn=self)
+            result = _make_tensor(first, backend, True, self)
         else:
-            result = Tensor._make(first, backend)
+            result = _make_tensor(first, backend)
         if self.multiple_outputs:
-            result = (result,) + tuple(Tensor._make(a, backend) for a in outputs[1:])
+            result = (result,) + tuple(_make_tensor(a, backend) for a in outputs[1:])
         if _observers:
             for observer in _observers:
                 observer(self, inputs, result)
@@ -114,6 +117,16 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<{self.backward_name} object>"
+
+
+def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
+    """``Tensor._make``, bound on first use: ``tensor.py`` imports this module, so the
+    Tensor class cannot be imported here at load time."""
+    global _make_tensor
+    from ..tensor import Tensor
+
+    _make_tensor = Tensor._make
+    return _make_tensor(array, backend, requires_grad, grad_fn)
 
 
 _NODE_FIELDS = frozenset({"backend", "next_functions", "needs_input_grad", "input_specs",

@@ -38,12 +38,24 @@ def conv_out_size(size: int, kernel: int, stride: int, padding: int, dilation: i
 
 
 def broadcast(op: str, a, b) -> tuple:
-    """NumPy/PyTorch broadcasting of two shapes."""
-    try:
-        return np.broadcast_shapes(a, b)
-    except ValueError:
-        raise ShapeError(op, f"shapes {fmt(a)} and {fmt(b)} cannot be broadcast together: "
-                             "trailing dimensions must be equal or 1") from None
+    """NumPy/PyTorch broadcasting of two shapes (plain Python: it runs on every binary op)."""
+    a, b = original = tuple(a), tuple(b)
+    if a == b:
+        return a
+    if len(a) < len(b):
+        a = (1,) * (len(b) - len(a)) + a
+    elif len(b) < len(a):
+        b = (1,) * (len(a) - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise ShapeError(op, f"shapes {fmt(original[0])} and {fmt(original[1])} cannot be "
+                                 "broadcast together: trailing dimensions must be equal or 1")
+    return tuple(out)
 
 
 def broadcasts_to(shape, target) -> bool:
@@ -106,8 +118,31 @@ def flatten_shape(shape, start_dim: int, end_dim: int) -> tuple:
     return shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:]
 
 
+def _basic_indexing_shape(shape, index):
+    """``array[index]``'s shape for in-range ints and positive-step slices, else None."""
+    items = index if type(index) is tuple else (index,)
+    if len(items) > len(shape):
+        return None
+    out = []
+    for size, item in zip(shape, items):
+        if type(item) is int:
+            if not -size <= item < size:
+                return None
+        elif type(item) is slice and (item.step is None or item.step > 0):
+            out.append(len(range(*item.indices(size))))
+        else:
+            return None
+    return tuple(out) + tuple(shape[len(items):])
+
+
 def indexing_shape(shape, dtype, index) -> tuple:
-    """Shape of ``array[index]``, found by indexing a zero-stride stand-in (no memory)."""
+    """Shape of ``array[index]``, found by indexing a zero-stride stand-in (no memory).
+
+    Plain ints and slices, the common case, take a pure-Python fast path.
+    """
+    fast = _basic_indexing_shape(shape, index)
+    if fast is not None:
+        return fast
     for item in index if isinstance(index, tuple) else (index,):
         if isinstance(item, slice) and item.step is not None and item.step <= 0:
             # NumPy would reverse; PyTorch refuses (its views cannot have negative strides).

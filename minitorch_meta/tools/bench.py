@@ -37,11 +37,16 @@ DEFAULT_PAUSE = 0.3
 
 @dataclass
 class Case:
-    """One thing to time: ``run()`` does the work, ``sync()`` waits for a device (or None)."""
+    """One thing to time: ``run()`` does the work, ``sync()`` waits for a device (or None).
+
+    ``calls`` > 1 times that many calls per round and reports the time of one (for work of
+    a few microseconds, where one call is below the clock's noise).
+    """
 
     name: str
     run: Callable[[], object]
     sync: Callable[[], None] | None = None
+    calls: int = 1
 
     def synchronised(self) -> Callable[[], object]:
         """``run`` followed by ``sync`` (for timers that call one function, as pytest-benchmark)."""
@@ -69,14 +74,16 @@ class Timing:
 
 
 def time_once(case: Case) -> float:
-    """Seconds of one call of ``case.run`` (synchronised before and after)."""
+    """Seconds of one call of ``case.run`` (synchronised; averaged over ``case.calls``)."""
+    run = case.run
     if case.sync:
         case.sync()
     start = time.perf_counter()
-    case.run()
+    for _ in range(case.calls):
+        run()
     if case.sync:
         case.sync()
-    return time.perf_counter() - start
+    return (time.perf_counter() - start) / case.calls
 
 
 def interleaved(cases: list[Case], repeat: int, pause: float = DEFAULT_PAUSE,
@@ -385,10 +392,11 @@ def meta_cases(lib, label: str) -> list[Case]:
     def backward():
         F.cross_entropy(lenet_forward(F, params, x), y).backward()
 
-    return [Case(f"{label} lenet forward", lambda: lenet_forward(F, params, x)),
-            Case(f"{label} lenet forward+loss+backward", backward),
-            Case(f"{label} conv2d tiny (1,3,8,8)", lambda: F.conv2d(tiny, w)),
-            Case(f"{label} conv2d huge (2**10,3,2**16,2**16)", lambda: F.conv2d(huge, w))]
+    return [Case(f"{label} lenet forward", lambda: lenet_forward(F, params, x), calls=10),
+            Case(f"{label} lenet forward+loss+backward", backward, calls=10),
+            Case(f"{label} conv2d tiny (1,3,8,8)", lambda: F.conv2d(tiny, w), calls=100),
+            Case(f"{label} conv2d huge (2**10,3,2**16,2**16)", lambda: F.conv2d(huge, w),
+                 calls=100)]
 
 
 def meta_table(repeat: int = 200):
@@ -426,22 +434,14 @@ def dispatch_cases(lib, label: str) -> list[Case]:
     a = lib.ones(2, 2)
     b = lib.ones(2, 2)
     g = lib.ones(2, 2, requires_grad=True)
-    loops = 1000
-
-    def many(op):
-        def run():
-            for _ in range(loops):
-                op()
-        return run
-
-    return [Case(f"{label} add x1000", many(lambda: a + b)),
-            Case(f"{label} mm x1000", many(lambda: a.mm(b))),
-            Case(f"{label} view x1000", many(lambda: a.view(4))),
-            Case(f"{label} add (grad) x1000", many(lambda: g + b))]
+    return [Case(f"{label} add", lambda: a + b, calls=1000),
+            Case(f"{label} mm", lambda: a.mm(b), calls=1000),
+            Case(f"{label} view", lambda: a.view(4), calls=1000),
+            Case(f"{label} add (requires_grad)", lambda: g + b, calls=1000)]
 
 
 def dispatch_table(repeat: int = 30):
-    """Tiny-op timings (per 1000 calls), ours vs PyTorch."""
+    """Tiny-op timings (per call), ours vs PyTorch."""
     return compare(dispatch_cases, repeat, pause=0.0)
 
 
