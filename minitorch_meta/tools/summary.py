@@ -14,6 +14,8 @@ module that has children, get a row of their own.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -71,7 +73,13 @@ def summary(model, input_size=None, input_data=None, depth: int = 3, dtype=None,
     args, call_kwargs = _meta_inputs(input_size, input_data, dtype)
     call_kwargs.update({k: _to_meta(v) for k, v in kwargs.items()})
     start = time.perf_counter()
-    with _on_meta(model):
+    if _has_uninitialized_parameters(model):
+        # Lazy modules would materialise during the run: work on a meta copy instead, so
+        # that the user's lazy modules stay lazy.
+        model, on_meta = _meta_copy(model), contextlib.nullcontext()
+    else:
+        on_meta = _on_meta(model)
+    with on_meta:
         recorder = _Recorder(model)
         with recorder.hooks(), observe(recorder.on_op):
             output = model(*args, **call_kwargs)
@@ -141,6 +149,27 @@ class _on_meta:  # noqa: N801 - a context manager
             t.grad = grad
 
 
+def _has_uninitialized_parameters(model) -> bool:
+    from ..nn.parameter import is_lazy
+
+    return any(is_lazy(p) for p in model.parameters())
+
+
+def _meta_copy(model):
+    """A deep copy of ``model`` whose initialised tensors are meta twins (no data copied)."""
+    from ..nn.parameter import is_lazy
+
+    memo = {}
+    tensors = list(model.parameters()) + list(model.buffers())
+    for t in tensors:
+        if not is_lazy(t) and id(t) not in memo:
+            twin = copy.copy(t)
+            twin.data = empty(tuple(t.shape), dtype=t.dtype, device="meta")
+            twin.grad = None
+            memo[id(t)] = twin
+    return copy.deepcopy(model, memo)
+
+
 def _backward_on_meta(output) -> None:
     """Check the backward pass's shapes too (gradients are meta; they are discarded)."""
     first = output[0] if isinstance(output, (tuple, list)) else output
@@ -182,18 +211,20 @@ class _Recorder:
 
     def pre_hook(self, module, inputs):
         has_children = next(iter(module.children()), None) is not None
-        params = list(module.parameters())
-        frame = _Frame(name=self.names.get(id(module), "?"),
-                       layer=type(module).__name__ if has_children else repr(module),
+        frame = _Frame(name=self.names.get(id(module), "?"), layer=type(module).__name__,
                        depth=len(self.stack), input_shapes=_shapes(inputs),
-                       parameters=sum(p.numel() for p in params),
-                       trainable=sum(p.numel() for p in params if p.requires_grad),
                        has_children=has_children)
         self.rows.append(frame)
         self.stack.append(frame)
 
     def post_hook(self, module, inputs, output):
         frame = self.stack.pop()
+        # Counted after the call: a lazy module has its parameters only from now on.
+        params = list(module.parameters())
+        frame.parameters = sum(p.numel() for p in params)
+        frame.trainable = sum(p.numel() for p in params if p.requires_grad)
+        if not frame.has_children:
+            frame.layer = repr(module)
         first = output[0] if isinstance(output, (tuple, list)) else output
         frame.output_shape = tuple(first.shape) if isinstance(first, Tensor) else None
         frame.output_bytes = op_costs.output_bytes(first) if isinstance(first, Tensor) else 0
