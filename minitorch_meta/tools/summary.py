@@ -162,9 +162,11 @@ def _meta_copy(model):
     memo = {}
     tensors = list(model.parameters()) + list(model.buffers())
     for t in tensors:
-        if not is_lazy(t) and id(t) not in memo:
+        if id(t) not in memo:
             twin = copy.copy(t)
-            twin.data = empty(tuple(t.shape), dtype=t.dtype, device="meta")
+            # A lazy parameter materialises on its placeholder's device: make that meta too.
+            shape = (0,) if is_lazy(t) else tuple(t.shape)
+            twin.data = empty(shape, dtype=t.dtype, device="meta")
             twin.grad = None
             memo[id(t)] = twin
     return copy.deepcopy(model, memo)

@@ -210,3 +210,13 @@ def test_per_sample_products_do_not_depend_on_the_batch_size():
     assert math.isclose(small.totals["products_per_sample"],
                         mt.summary(LeNet(), input_size=(4096, 3, 32, 32)).totals[
                             "products_per_sample"])
+
+
+def test_lazy_modules_stay_lazy_after_a_summary():
+    from minitorch_meta.nn.parameter import is_lazy
+
+    model = nn.Sequential(nn.Conv2d(3, 6, 5), nn.Flatten(), nn.LazyLinear(10))
+    result = mt.summary(model, input_size=(2, 3, 32, 32))
+    assert result.totals["parameters"] == (6 * 3 * 25 + 6) + (6 * 28 * 28 * 10 + 10)
+    assert is_lazy(model[2].weight) and type(model[2]).__name__ == "LazyLinear"
+    assert model[0].weight.device.type == "cpu"
