@@ -164,3 +164,29 @@ def check_meta(case, device="cpu"):
         if m.requires_grad:
             assert m.grad is not None and m.grad.is_meta
             assert m.grad.shape == m.shape and m.grad.dtype is m.dtype
+
+
+def three_way_tests(cases, seeds=(0, 1, 2), name_differs=(), rtol=1e-4, atol=1e-5):
+    """The three checks over ``cases``, as test functions for a module to bind:
+
+        test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(CASES)
+
+    ``name_differs`` lists case ids whose ``grad_fn`` name differs from PyTorch's by design
+    (values and gradients are still compared).
+    """
+
+    @pytest.mark.parametrize("case", params(cases))
+    def test_gradcheck(case, device):
+        check_gradients(case, device)
+
+    @pytest.mark.parametrize("case", params(cases))
+    @pytest.mark.parametrize("seed", list(seeds))
+    def test_against_torch(case, seed, device):
+        check_against_torch(case, device, seed, rtol=rtol, atol=atol,
+                            check_name=case.id not in name_differs)
+
+    @pytest.mark.parametrize("case", params(cases))
+    def test_meta_shapes(case):
+        check_meta(case)
+
+    return test_gradcheck, test_against_torch, test_meta_shapes

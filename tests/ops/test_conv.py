@@ -9,7 +9,11 @@ from hypothesis import strategies as st
 
 import minitorch_meta as mt
 import minitorch_meta.nn.functional as mF
-from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+from tests.ops.harness import (
+    Arg,
+    Case,
+    three_way_tests,
+)
 
 # PyTorch warns that it copies the input for even kernels with padding="same"; not our concern.
 pytestmark = pytest.mark.filterwarnings("ignore:Using padding=.same.:UserWarning")
@@ -44,20 +48,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_gradcheck(case, device):
-    check_gradients(case, device)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-@pytest.mark.parametrize("seed", [0, 1])
-def test_against_torch(case, seed, device):
-    check_against_torch(case, device, seed, rtol=1e-4, atol=1e-4)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-def test_meta_shapes(case):
-    check_meta(case)
+test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
+    CASES, seeds=(0, 1), atol=1e-4)
 
 
 def _random_configs(count, seed=0):

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 import minitorch_meta as mt
-from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+from tests.ops.harness import (
+    Arg,
+    Case,
+    three_way_tests,
+)
 
 CASES = [
     Case("mm", lambda T, F, a, b: T.mm(a, b), [Arg((3, 4)), Arg((4, 2))]),
@@ -44,20 +48,8 @@ CASES = [
 _NAME_DIFFERS = {"linear_1d", "linear_3d", "matmul_2d_3d"}
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_gradcheck(case, device):
-    check_gradients(case, device)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_against_torch(case, seed, device):
-    check_against_torch(case, device, seed, check_name=case.id not in _NAME_DIFFERS)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-def test_meta_shapes(case):
-    check_meta(case)
+test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
+    CASES, name_differs=_NAME_DIFFERS)
 
 
 @pytest.mark.parametrize("call, message", [

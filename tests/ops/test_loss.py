@@ -7,7 +7,11 @@ import pytest
 
 import minitorch_meta as mt
 import minitorch_meta.nn.functional as mF
-from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+from tests.ops.harness import (
+    Arg,
+    Case,
+    three_way_tests,
+)
 
 REDUCTIONS = ("mean", "sum", "none")
 S = (3, 4)
@@ -39,20 +43,8 @@ CASES = (
 _NAME_DIFFERS = {f"cross_entropy_probs_{r}" for r in REDUCTIONS}
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_gradcheck(case, device):
-    check_gradients(case, device)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_against_torch(case, seed, device):
-    check_against_torch(case, device, seed, check_name=case.id not in _NAME_DIFFERS)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-def test_meta_shapes(case):
-    check_meta(case)
+test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
+    CASES, name_differs=_NAME_DIFFERS)
 
 
 def test_nll_all_ignored_mean_is_nan_like_torch():

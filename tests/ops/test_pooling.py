@@ -9,7 +9,11 @@ from hypothesis import strategies as st
 
 import minitorch_meta as mt
 import minitorch_meta.nn.functional as mF
-from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+from tests.ops.harness import (
+    Arg,
+    Case,
+    three_way_tests,
+)
 
 
 def pool(*args, **kw):
@@ -38,22 +42,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_gradcheck(case, device):
-    check_gradients(case, device)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-@pytest.mark.parametrize("seed", [0, 1])
-def test_against_torch(case, seed, device):
-    # nn.functional runs an unbatched input as a batch of one and squeezes it, so its last
-    # node is SqueezeBackward1 where PyTorch shows MaxPool2DWithIndicesBackward0.
-    check_against_torch(case, device, seed, check_name=case.id != "unbatched")
-
-
-@pytest.mark.parametrize("case", params(CASES))
-def test_meta_shapes(case):
-    check_meta(case)
+test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
+    CASES, seeds=(0, 1), name_differs=("unbatched",))
 
 
 def _random_configs(count, seed=0):

@@ -6,7 +6,11 @@ import numpy as np
 import pytest
 
 import minitorch_meta as mt
-from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, check_meta, params
+from tests.ops.harness import (
+    Arg,
+    Case,
+    three_way_tests,
+)
 
 S = (2, 3, 4)
 CASES = [
@@ -28,20 +32,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", params(CASES))
-def test_gradcheck(case, device):
-    check_gradients(case, device)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_against_torch(case, seed, device):
-    check_against_torch(case, device, seed)
-
-
-@pytest.mark.parametrize("case", params(CASES))
-def test_meta_shapes(case):
-    check_meta(case)
+test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(CASES)
 
 
 def test_max_ties_share_the_gradient_like_torch():
