@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from ..factories import empty
 from ..ops.conv import pair
 from ..tensor import Tensor
@@ -79,12 +77,7 @@ class Conv2d(Module):
 
     def reset_parameters(self) -> None:
         """Draw fresh filters and bias from PyTorch's default distributions."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        init.default_layer_init_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,

@@ -122,3 +122,13 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     if _is_empty(tensor):
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def default_layer_init_(weight: Tensor, bias: Tensor | None) -> None:
+    """PyTorch's default for ``Linear`` and ``Conv2d``: ``kaiming_uniform_(a=sqrt(5))`` on the
+    weight, and the bias uniform in ``±1/sqrt(fan_in)`` (zero when ``fan_in`` is 0)."""
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = _calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from ..factories import empty
 from ..tensor import Tensor
 from . import functional as F
@@ -50,11 +48,7 @@ class Linear(Module):
 
     def reset_parameters(self) -> None:
         """Draw fresh weights and bias from PyTorch's default distributions."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init.default_layer_init_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight, self.bias)

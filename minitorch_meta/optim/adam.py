@@ -17,10 +17,9 @@ State per parameter: ``step`` (a 0-d float32 cpu tensor, as in PyTorch), ``exp_a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from .. import dtypes
-from ..autograd import no_grad
 from ..factories import tensor, zeros_like
 from ..functions import where
 from ..tensor import Tensor
@@ -51,16 +50,6 @@ class Adam(Optimizer):
         for index, beta in enumerate(betas):
             check_number("beta", beta, 0.0, 1.0, label=f"beta parameter at index {index}")
         check_number("weight_decay", group["weight_decay"])
-
-    def step(self, closure: Callable | None = None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._evaluate(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
         state = self.state[p]

@@ -13,7 +13,7 @@ import copy
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from ..autograd import enable_grad
+from ..autograd import enable_grad, no_grad
 from ..tensor import Tensor
 
 
@@ -95,8 +95,18 @@ class Optimizer:
                     p.grad.zero_()
 
     def step(self, closure: Callable | None = None):
-        """Update the parameters once from their ``.grad`` (implemented by subclasses)."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement step()")
+        """Update every parameter that has a gradient; returns the closure's loss, if any."""
+        loss = self._evaluate(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        """One parameter's update rule (what a subclass implements)."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _update()")
 
     def _evaluate(self, closure: Callable | None):
         """Run the closure (which recomputes the loss and its gradients) with grad enabled."""

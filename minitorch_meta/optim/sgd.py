@@ -11,9 +11,8 @@ The update is PyTorch's, step for step (``g`` the gradient, ``b`` the momentum b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-from ..autograd import no_grad
 from ..tensor import Tensor
 from .optimizer import Optimizer, check_number
 
@@ -41,16 +40,6 @@ class SGD(Optimizer):
         if group["nesterov"] and (group["momentum"] <= 0 or group["dampening"] != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening (got "
                              f"momentum={group['momentum']}, dampening={group['dampening']})")
-
-    def step(self, closure: Callable | None = None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._evaluate(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _update(self, p: Tensor, group: dict) -> None:
         g = -p.grad if group["maximize"] else p.grad
