@@ -15,11 +15,9 @@ import time
 import numpy as np
 
 import minitorch_meta as mt
-from minitorch_meta import optim
 from minitorch_meta.data import datasets
 from minitorch_meta.data.transforms import compute_mean_std
 from minitorch_meta.models import LectureNet
-from minitorch_meta.nn import functional as F
 
 
 def load(root: str, limit: int | None):
@@ -40,28 +38,31 @@ def batch_orders(n: int, batch_size: int, epochs: int, seed: int):
             for _ in range(epochs)]
 
 
-def run_ours(model, data, orders, lr, momentum):
+def train_and_test(T, model, data, orders, lr, momentum):
+    """Train ``model`` with framework ``T`` (minitorch_meta or torch) on the given batch
+    orders; returns ``[(test accuracy, training seconds)]`` per epoch. The same code serves
+    both frameworks: that is the point of the shared API."""
     (x_train, y_train), (x_test, y_test) = data
-    optimizer = optim.SGD(model.parameters(), lr=lr, momentum=momentum)
+    optimizer = T.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
     results = []
     for order in orders:
         start = time.perf_counter()
         for batch in order:
             optimizer.zero_grad()
-            loss = F.cross_entropy(model(mt.from_numpy(x_train[batch])),
-                                   mt.from_numpy(y_train[batch]))
+            loss = T.nn.functional.cross_entropy(model(T.from_numpy(x_train[batch])),
+                                                 T.from_numpy(y_train[batch]))
             loss.backward()
             optimizer.step()
         seconds = time.perf_counter() - start
-        with mt.no_grad():
-            predicted = np.concatenate([model(mt.from_numpy(x_test[i:i + 1000])).argmax(1).numpy()
+        with T.no_grad():
+            predicted = np.concatenate([model(T.from_numpy(x_test[i:i + 1000])).argmax(1).numpy()
                                         for i in range(0, len(x_test), 1000)])
         results.append((float((predicted == y_test).mean()), seconds))
     return results
 
 
-def run_torch(torch, state, data, orders, lr, momentum):
-    (x_train, y_train), (x_test, y_test) = data
+def torch_lecture_net(torch, state):
+    """The lecture's net in PyTorch, loaded with ``state`` (our initial weights)."""
     nn, tF = torch.nn, torch.nn.functional
 
     class TorchLectureNet(nn.Module):
@@ -77,22 +78,7 @@ def run_torch(torch, state, data, orders, lr, momentum):
 
     model = TorchLectureNet()
     model.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in state.items()})
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
-    results = []
-    for order in orders:
-        start = time.perf_counter()
-        for batch in order:
-            optimizer.zero_grad()
-            loss = tF.cross_entropy(model(torch.from_numpy(x_train[batch])),
-                                    torch.from_numpy(y_train[batch]))
-            loss.backward()
-            optimizer.step()
-        seconds = time.perf_counter() - start
-        with torch.no_grad():
-            predicted = np.concatenate([model(torch.from_numpy(x_test[i:i + 1000])).argmax(1)
-                                        .numpy() for i in range(0, len(x_test), 1000)])
-        results.append((float((predicted == y_test).mean()), seconds))
-    return results
+    return model
 
 
 def main() -> None:
@@ -111,14 +97,15 @@ def main() -> None:
     mt.manual_seed(args.seed)
     model = LectureNet()
     state = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
-    ours = run_ours(model, data, orders, args.lr, args.momentum)
+    ours = train_and_test(mt, model, data, orders, args.lr, args.momentum)
     try:
         import torch
-
-        torch.set_num_threads(2)
-        theirs = run_torch(torch, state, data, orders, args.lr, args.momentum)
     except ImportError:
         theirs = None
+    else:
+        torch.set_num_threads(2)
+        theirs = train_and_test(torch, torch_lecture_net(torch, state), data, orders, args.lr,
+                                args.momentum)
     print(f"LectureNet on Fashion-MNIST, batch {args.batch_size}, SGD lr {args.lr} momentum "
           f"{args.momentum}, {len(data[0][1])} training samples")
     print("| epoch | ours: test acc. | ours: s | PyTorch: test acc. | PyTorch: s |")
