@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 FASHION_MNIST := /usr/share/datasets/fashion-mnist
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup data test lint train bench clean
+.PHONY: setup data mpi test lint train bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,14 @@ data:
 lint: setup
 	$(BIN)/ruff check minitorch_meta tests benchmarks
 
-test: setup data lint
+# The distributed tests run 2 processes with Open MPI's mpirun; mpi4py (the test extra)
+# builds against libopenmpi-dev. Only `make test` needs them. Installed before `setup`.
+mpi:
+	@if ! command -v mpirun >/dev/null 2>&1; then \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq openmpi-bin libopenmpi-dev; \
+	fi
+
+test: mpi setup data lint
 	$(BIN)/python -m pytest -q
 
 train: setup data

@@ -28,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
           end="\n\n")
     print(bench.format_comparison("meta device", bench.meta_table(repeat=50 if args.quick
                                                                   else 300), "us"), end="\n\n")
-    print(bench.format_comparison("tiny ops (per 1000 calls)",
-                                  bench.dispatch_table(repeat=5 if args.quick else 31)),
+    print(bench.format_comparison("tiny (2, 2) ops, per call",
+                                  bench.dispatch_table(repeat=5 if args.quick else 31), "us"),
           end="\n\n")
     print(bench.format_comparison("import (fresh interpreter)",
                                   bench.import_table(repeat=3 if args.quick else 9)))

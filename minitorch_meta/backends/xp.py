@@ -158,13 +158,18 @@ class XpBackend(Backend):
         if len(needs_input_grad) > 2 and needs_input_grad[2]:
             gb = gy2.sum(axis=0)
         if needs_input_grad[0]:
-            gcols = (gy2 @ w2).reshape(N, OH, OW, KH, KW, C)
+            # One (N*OH*OW, C) block per tap (a batched GEMM), so each tap's scatter-add
+            # reads a contiguous block and writes runs of OW*C values (for stride 1),
+            # instead of gathering runs of C values out of a (.., KH*KW*C) im2col matrix.
+            w_taps = w2.reshape(O, KH * KW, C).transpose(1, 0, 2)  # (KH*KW, O, C)
+            gcols = self.xp.matmul(gy2, w_taps)  # (KH*KW, N*OH*OW, C)
             gx_pad = self.xp.zeros(padded_shape, gy.dtype)
             (sh, sw), (dh, dw) = stride, dilation
             for i in range(KH):  # a loop over kernel taps, never over samples or pixels
                 for j in range(KW):
                     gx_pad[:, i * dh:i * dh + sh * (OH - 1) + 1:sh,
-                           j * dw:j * dw + sw * (OW - 1) + 1:sw, :] += gcols[:, :, :, i, j, :]
+                           j * dw:j * dw + sw * (OW - 1) + 1:sw, :] += \
+                        gcols[i * KW + j].reshape(N, OH, OW, C)
             top, _, left, _ = padding
             gx = gx_pad[:, top:top + H, left:left + W, :].transpose(0, 3, 1, 2)
         return gx, gw, gb

@@ -4,6 +4,12 @@ checkpoints (Ctrl-C saves one; ``--resume`` continues), metrics and plots.
 ``--device meta`` is a dry run: it builds the model on meta, runs one whole training step
 (forward, loss, backward, optimizer step) there, and prints the summary's products and
 memory estimates, without reading any data.
+
+``--distributed`` trains data-parallel on every process of an MPI job
+(``mpirun -n 2 python -m minitorch_meta train --distributed ...``): ``--batch-size`` is the
+global batch, split evenly across the processes, so the run follows a single-process run
+with the same seed up to float rounding. Rank 0 alone prints, writes the checkpoint, the
+metrics and the plot. An error on any rank stops every rank (see docs/distributed.md).
 """
 
 from __future__ import annotations
@@ -47,21 +53,44 @@ def register(subparsers) -> None:
     p.add_argument("--plot", default=None, help="write loss/accuracy curves to this PNG")
     p.add_argument("--metrics", default=None, help="write per-epoch metrics to this JSON")
     p.add_argument("--no-progress", action="store_true", help="no per-batch progress bar")
+    p.add_argument("--distributed", action="store_true",
+                   help="data-parallel training on every process of an MPI job (mpirun -n N "
+                        "...); --batch-size is then the global batch, split across processes")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    status = _run_and_report(args)
+    if status and getattr(args, "distributed", False):
+        from ..distributed import abort, get_world_size, is_initialized
+
+        if is_initialized() and get_world_size() > 1:
+            abort(status)  # the other ranks may wait in a collective: stop them all now
+    return status
+
+
+def _run_and_report(args) -> int:
+    prefix = _rank_prefix(args)
     try:
         return _run(args)
     except (ModelSpecError, ShapeError, DeviceError, ValueError, FileNotFoundError) as error:
         kind = "shape error" if isinstance(error, ShapeError) else "error"
-        print(f"minitorch_meta train: {kind}: {error}", file=sys.stderr)
+        print(f"{prefix()}minitorch_meta train: {kind}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         where = f"; resume with --resume --checkpoint {args.checkpoint}" if args.checkpoint \
             else " (no --checkpoint was given, so nothing was saved)"
-        print(f"\ninterrupted{where}", file=sys.stderr)
+        print(f"\n{prefix()}interrupted{where}", file=sys.stderr)
         return 130
+
+
+def _rank_prefix(args):
+    """A function giving ``"[rank r/W] "`` once a distributed run has started, else ``""``."""
+    if not getattr(args, "distributed", False):
+        return lambda: ""
+    from ..distributed import rank_prefix
+
+    return rank_prefix
 
 
 def _run(args) -> int:
@@ -75,14 +104,37 @@ def _run(args) -> int:
         raise ValueError(f"--epochs must be >= 0 and --batch-size > 0, got {args.epochs} and "
                          f"{args.batch_size}")
     device = mt.device(args.device)
+    if args.distributed:
+        device = _init_distributed(args, device)
     mt.manual_seed(args.seed)
     with device:  # the model is built directly on the device (meta allocates nothing)
         model = build_model(args.model, BUILTIN_MODELS)
     optimizer = _optimizer(args, model)
+    if args.distributed:
+        from ..distributed import DistributedDataParallel, DistributedOptimizer
+
+        model = DistributedDataParallel(model)  # rank 0's initial weights on every rank
+        optimizer = DistributedOptimizer(optimizer, model)
     loss_fn = _loss_function(args.loss)
     if device.type == "meta":
         return _dry_run(args, model, optimizer, loss_fn)
     return _train(args, device, model, optimizer, loss_fn)
+
+
+def _init_distributed(args, device):
+    """Join the MPI job; returns the device of this rank (``cuda`` becomes its local GPU)."""
+    import minitorch_meta as mt
+
+    from .. import distributed as dist
+    from ..distributed.loaders import per_rank_batch_size
+
+    if device.type == "meta":
+        raise ValueError("--device meta is a dry run on one process: drop --distributed")
+    dist.init()
+    per_rank_batch_size(args.batch_size, dist.get_world_size())  # fail before loading data
+    if device.type == "cuda" and device.index is None:
+        return mt.device("cuda", dist.get_local_rank())
+    return device
 
 
 def _optimizer(args, model):
@@ -143,13 +195,16 @@ def _train(args, device, model, optimizer, loss_fn) -> int:
     train_loader_for, test_loader = make_loaders(args, device)
     checkpoint = CheckpointFile(args.checkpoint) if args.checkpoint else None
     trainer = Trainer(model, optimizer, loss_fn, train_loader_for, test_loader, seed=args.seed,
-                      checkpoint=checkpoint, progress=Progress(enabled=not args.no_progress))
-    if args.resume:
+                      checkpoint=checkpoint, progress=Progress(enabled=not args.no_progress),
+                      distributed=args.distributed)
+    if args.resume:  # every rank reads the checkpoint (a shared folder on several machines)
         trainer.load_state_dict(checkpoint.load(map_location=str(device)))
-        print(f"resumed from {args.checkpoint} at epoch {trainer.state.epoch + 1}, batch "
-              f"{trainer.state.batches_done}", file=sys.stderr)
+        if trainer.is_writer:
+            print(f"resumed from {args.checkpoint} at epoch {trainer.state.epoch + 1}, batch "
+                  f"{trainer.state.batches_done}", file=sys.stderr)
     history = trainer.fit(args.epochs)
-    _write_outputs(args, history)
+    if trainer.is_writer:  # rank 0 only in a distributed run
+        _write_outputs(args, history)
     return 0
 
 

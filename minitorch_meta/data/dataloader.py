@@ -26,6 +26,14 @@ from .collate import default_collate
 from .dataset import Dataset
 
 
+def permutation(size: int, generator: Generator | None) -> np.ndarray:
+    """A random order of ``size`` samples, from ``generator`` (or the default cpu one)."""
+    # Sorting uniform float64 keys gives a uniformly random permutation (ties have
+    # probability ~n**2 / 2**53) drawn from our own, seedable generators.
+    keys = rand(size, generator=generator, dtype=dtypes.float64)
+    return np.argsort(keys.numpy(), kind="stable")
+
+
 class DataLoader:
     """Batches of a map-style dataset.
 
@@ -34,18 +42,21 @@ class DataLoader:
         batch_size: samples per batch.
         shuffle: draw a new random order at every pass.
         drop_last: skip the last batch when it is smaller than ``batch_size``.
+        sampler: an iterable of indices giving the order (e.g. a ``DistributedSampler``);
+            not together with ``shuffle``.
         generator: a cpu ``Generator`` for the order (``Generator().manual_seed(0)``).
         collate_fn: merges a list of samples into a batch (default ``default_collate``);
             when given, the dataset is always read sample by sample.
         device: (our addition) where to put the tensors of each batch.
 
     Raises:
-        ValueError: ``batch_size`` is not a positive integer.
+        ValueError: ``batch_size`` is not a positive integer, or ``sampler`` comes with
+            ``shuffle=True``.
         TypeError: ``generator`` is not a ``Generator``.
     """
 
     def __init__(self, dataset: Dataset, batch_size: int = 1, shuffle: bool = False,
-                 drop_last: bool = False, generator: Generator | None = None,
+                 sampler=None, drop_last: bool = False, generator: Generator | None = None,
                  collate_fn: Callable | None = None, *, device=None):
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size should be a positive integer value, but got "
@@ -53,7 +64,11 @@ class DataLoader:
         if generator is not None and not isinstance(generator, Generator):
             raise TypeError(f"generator must be a minitorch_meta.Generator, got "
                             f"{type(generator).__name__}; use Generator().manual_seed(seed)")
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle: the sampler "
+                             "decides the order (use shuffle=False)")
         self.dataset = dataset
+        self.sampler = sampler
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
@@ -62,7 +77,7 @@ class DataLoader:
         self.device = to_device(device) if device is not None else None
 
     def __len__(self) -> int:
-        size = len(self.dataset)
+        size = len(self.sampler) if self.sampler is not None else len(self.dataset)
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
 
     def __iter__(self) -> Iterator:
@@ -71,13 +86,12 @@ class DataLoader:
             yield self._to_device(self._fetch(order[start:start + self.batch_size]))
 
     def _order(self) -> np.ndarray:
+        if self.sampler is not None:
+            return np.fromiter(iter(self.sampler), dtype=np.int64)
         size = len(self.dataset)
         if not self.shuffle:
             return np.arange(size, dtype=np.int64)
-        # Sorting uniform float64 keys gives a uniformly random permutation (ties have
-        # probability ~n**2 / 2**53) drawn from our own, seedable generators.
-        keys = rand(size, generator=self.generator, dtype=dtypes.float64)
-        return np.argsort(keys.numpy(), kind="stable")
+        return permutation(size, self.generator)
 
     def _fetch(self, indices: np.ndarray):
         if self.collate_fn is None and hasattr(self.dataset, "get_batch"):

@@ -116,6 +116,13 @@ def use_nccl(group) -> bool:
     return everyone
 
 
+def on_device(array):
+    """A context in which CuPy works on ``array``'s GPU (kernels and allocations)."""
+    import cupy
+
+    return cupy.cuda.Device(array.device.id)
+
+
 def to_host(array):
     """A NumPy copy of the cupy ``array`` (synchronises)."""
     import cupy

@@ -11,6 +11,7 @@ collective leaves the tensor as it is.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Sequence
 
@@ -109,6 +110,11 @@ def _mpi_op(current, op: ReduceOp):
 
 def all_reduce_array(current, array, op: ReduceOp, cuda: bool) -> None:
     """Reduce a NumPy (``cuda=False``) or CuPy array in place across ``current``'s ranks."""
+    with _cuda.on_device(array) if cuda else contextlib.nullcontext():
+        _all_reduce_array(current, array, op, cuda)
+
+
+def _all_reduce_array(current, array, op: ReduceOp, cuda: bool) -> None:
     work = array if array.flags.c_contiguous else array.copy()  # MPI/NCCL need one block
     flat = work.reshape(-1)
     if not cuda:
@@ -127,6 +133,11 @@ def all_reduce_array(current, array, op: ReduceOp, cuda: bool) -> None:
 
 def broadcast_array(current, array, src: int, cuda: bool) -> None:
     """Overwrite a NumPy or CuPy array with rank ``src``'s, in place."""
+    with _cuda.on_device(array) if cuda else contextlib.nullcontext():
+        _broadcast_array(current, array, src, cuda)
+
+
+def _broadcast_array(current, array, src: int, cuda: bool) -> None:
     work = array if array.flags.c_contiguous else array.copy()
     flat = work.reshape(-1)
     if not cuda:

@@ -20,6 +20,7 @@ Where we differ from PyTorch on purpose: PyTorch reduces gradients from autograd
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 
 from ..autograd import enable_grad
@@ -81,13 +82,18 @@ class DistributedDataParallel(Module):
         if current.size == 1:
             return
         for members in _by_storage(tensors).values():
-            xp = members[0]._backend.xp
-            flat = xp.empty(sum(t.numel() for t in members), dtype=members[0].dtype.numpy)
-            for t, view in _views(flat, members):
-                view[...] = t._data
-            broadcast_array(current, flat, 0, cuda=members[0].is_cuda)
-            for t, view in _views(flat, members):
-                t._backend.setitem(t._data, Ellipsis, view)
+            with _on_device(members[0]):
+                self._broadcast_group(current, members)
+
+    @staticmethod
+    def _broadcast_group(current, members: list) -> None:
+        backend = members[0]._backend  # allocates on the members' device (cuda:N)
+        flat = backend.empty((sum(t.numel() for t in members),), members[0].dtype)
+        for t, view in _views(flat, members):
+            view[...] = t._data
+        broadcast_array(current, flat, 0, cuda=members[0].is_cuda)
+        for t, view in _views(flat, members):
+            t._backend.setitem(t._data, Ellipsis, view)
 
     # -- gradients -----------------------------------------------------------------------
     def reduce_gradients(self) -> None:
@@ -112,16 +118,17 @@ class DistributedDataParallel(Module):
             if p.requires_grad:
                 params.append(p)
         for key, members in _by_storage(params).items():
-            self._reduce_group(current, key, members)
+            with _on_device(members[0]):
+                self._reduce_group(current, key, members)
 
     def _reduce_group(self, current, key, members: list) -> None:
         # Layout: every gradient, then one flag per parameter (1 where this rank has a
         # gradient), so that after the sum a parameter gets a gradient iff some rank had one.
-        xp = members[0]._backend.xp
+        backend = members[0]._backend  # allocates on the members' device (cuda:N)
         total = sum(p.numel() for p in members)
         flat = self._flat_buffers.get(key)
         if flat is None or flat.size != total + len(members):
-            flat = xp.empty(total + len(members), dtype=members[0].dtype.numpy)
+            flat = backend.empty((total + len(members),), members[0].dtype)
             self._flat_buffers[key] = flat
         flags = flat[total:]
         for index, (p, view) in enumerate(_views(flat, members)):
@@ -132,14 +139,23 @@ class DistributedDataParallel(Module):
                 view[...] = p.grad._data
                 flags[index] = 1
         all_reduce_array(current, flat, ReduceOp.AVG, cuda=members[0].is_cuda)
-        used = flags.tolist() if not members[0].is_cuda else flags.get().tolist()
+        used = backend.to_numpy(flags).tolist()
         for (p, view), flag in zip(_views(flat, members), used):
             if flag == 0:
                 continue  # no rank computed a gradient for it
             if p.grad is None or tuple(p.grad.shape) != tuple(p.shape):
-                p.grad = p._wrap(view.copy())
+                p.grad = p._wrap(backend.copy(view))
             else:
                 p.grad._backend.setitem(p.grad._data, Ellipsis, view)
+
+
+def _on_device(tensor):
+    """CuPy's device context of a cuda tensor (its GPU current), else nothing."""
+    if tensor.is_cuda:
+        from . import _cuda
+
+        return _cuda.on_device(tensor._data)
+    return contextlib.nullcontext()
 
 
 def _by_storage(tensors: Iterable) -> dict:

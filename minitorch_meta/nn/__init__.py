@@ -24,3 +24,12 @@ __all__ = [
     "UninitializedParameter",
     "functional", "init",
 ]
+
+
+def __getattr__(name):
+    # ``nn.parallel`` loads on first use: it brings the distributed package with it.
+    if name == "parallel":
+        import importlib
+
+        return importlib.import_module(".parallel", __name__)
+    raise AttributeError(f"module 'minitorch_meta.nn' has no attribute {name!r}")

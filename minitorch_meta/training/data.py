@@ -39,7 +39,11 @@ def prepare(images: np.ndarray, labels: np.ndarray, mean: float, std: float, los
 
 
 def make_loaders(args, device):
-    """``(make_train_loader(generator), test_loader)`` for the command line's arguments."""
+    """``(make_train_loader(generator), test_loader)`` for the command line's arguments.
+
+    With ``args.distributed``, each rank gets its share: ``--batch-size`` is the global
+    batch, split evenly across the ranks (see ``distributed/loaders.py``).
+    """
     train_images, train_labels = load_split(args.dataset, args.data_root, train=True)
     test_images, test_labels = load_split(args.dataset, args.data_root, train=False)
     if args.limit is not None:
@@ -51,9 +55,18 @@ def make_loaders(args, device):
     train_set = TensorDataset(*prepare(train_images, train_labels, mean, std, args.loss))
     test_set = TensorDataset(*prepare(test_images, test_labels, mean, std, args.loss))
 
+    distributed = getattr(args, "distributed", False)
+    if distributed:
+        from ..distributed.loaders import distributed_eval_loader, distributed_train_loader
+
     def make_train_loader(generator):
+        if distributed:
+            return distributed_train_loader(train_set, args.batch_size, generator, device)
         return DataLoader(train_set, batch_size=args.batch_size, shuffle=True,
                           generator=generator, device=device)
 
-    test_loader = DataLoader(test_set, batch_size=TEST_BATCH_SIZE, device=device)
+    if distributed:
+        test_loader = distributed_eval_loader(test_set, TEST_BATCH_SIZE, device)
+    else:
+        test_loader = DataLoader(test_set, batch_size=TEST_BATCH_SIZE, device=device)
     return make_train_loader, test_loader

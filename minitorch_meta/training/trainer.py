@@ -46,10 +46,16 @@ class Trainer:
     on the model's device); ``loss_fn(outputs, labels)`` returns a scalar loss;
     ``checkpoint`` (a ``CheckpointFile`` or None) is written at the end of every epoch and
     on interruption; ``progress`` is a ``Progress`` object.
+
+    ``distributed=True`` (``model`` is a ``DistributedDataParallel`` and the optimizer a
+    ``DistributedOptimizer``): metrics are summed over every rank, and only rank 0 writes
+    checkpoints and shows progress. Checkpoints hold the wrapped model's state, so they load
+    into single-process runs and back.
     """
 
     def __init__(self, model, optimizer, loss_fn: Callable, make_loader: Callable,
-                 test_loader=None, seed: int = 0, checkpoint=None, progress=None):
+                 test_loader=None, seed: int = 0, checkpoint=None, progress=None,
+                 distributed: bool = False):
         self.model = model
         self.optimizer = optimizer
         self.loss_fn = loss_fn
@@ -57,25 +63,31 @@ class Trainer:
         self.test_loader = test_loader
         self.seed = seed
         self.checkpoint = checkpoint
-        self.progress = progress
+        self.distributed = distributed
+        self.is_writer = not distributed or _rank() == 0
+        self.progress = progress if self.is_writer else None
         self.state = TrainingState()
 
     # -- checkpoints -----------------------------------------------------------------
     def state_dict(self) -> dict:
-        return {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+        return {"model": self._saved_model().state_dict(), "optimizer": self.optimizer.state_dict(),
                 "epoch": self.state.epoch, "batches_done": self.state.batches_done,
                 "seed": self.seed, "history": list(self.state.history)}
 
     def load_state_dict(self, state: dict) -> None:
-        self.model.load_state_dict(state["model"])
+        self._saved_model().load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.state = TrainingState(epoch=int(state["epoch"]),
                                    batches_done=int(state["batches_done"]),
                                    history=list(state["history"]))
         self.seed = int(state["seed"])
 
+    def _saved_model(self):
+        """The model inside ``DistributedDataParallel`` in a distributed run, else the model."""
+        return self.model.module if self.distributed else self.model
+
     def save_checkpoint(self) -> None:
-        if self.checkpoint is not None:
+        if self.checkpoint is not None and self.is_writer:
             self.checkpoint.save(self.state_dict())
 
     # -- the loop --------------------------------------------------------------------
@@ -118,6 +130,7 @@ class Trainer:
                 bar.update(loss_sum / seen, seen / max(elapsed, 1e-9))
         if bar is not None:
             bar.close()
+        loss_sum, correct, seen = self._sum_over_ranks(loss_sum, correct, seen)
         seconds = time.perf_counter() - start
         test_loss, test_accuracy = self.evaluate() if self.test_loader is not None else (None, None)
         return EpochMetrics(epoch=epoch + 1, train_loss=loss_sum / max(seen, 1),
@@ -146,7 +159,23 @@ class Trainer:
                 correct += _correct(output, y)
                 seen += n
         self.model.train()
+        loss_sum, correct, seen = self._sum_over_ranks(loss_sum, correct, seen)
         return loss_sum / max(seen, 1), correct / max(seen, 1)
+
+    def _sum_over_ranks(self, loss_sum: float, correct: int, seen: int) -> tuple:
+        """The sums over every rank in a distributed run (the same on every rank)."""
+        if not self.distributed:
+            return loss_sum, correct, seen
+        from ..distributed import all_reduce_values
+
+        loss_sum, correct, seen = all_reduce_values([loss_sum, correct, seen])
+        return loss_sum, int(correct), int(seen)
+
+
+def _rank() -> int:
+    from ..distributed import get_rank
+
+    return get_rank()
 
 
 def _correct(output, labels) -> int:

@@ -146,6 +146,7 @@ NUMPY_ALLOWED = {
     "data/": "datasets are read into host NumPy arrays, then moved",
     "tools/": "benchmarks compare against raw NumPy; summaries work on shapes",
     "cli/": "the command line loads data on the host",
+    "distributed/": "sample orders and metric values are host data; tensors use backends",
     "training/": "the command line's datasets are prepared on the host, then moved",
     "nn/init.py": "fan computations on shapes",
 }

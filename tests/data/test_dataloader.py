@@ -121,3 +121,15 @@ def test_bad_arguments_are_rejected():
         DataLoader(_dataset(), shuffle=True, generator=np.random.default_rng(0))
     with pytest.raises(ValueError, match="Size mismatch between tensors"):
         TensorDataset(mt.zeros(3), mt.zeros(4))
+
+
+def test_a_sampler_decides_the_order():
+    from minitorch_meta.utils.data.distributed import DistributedSampler
+
+    data = TensorDataset(mt.arange(10))
+    sampler = DistributedSampler(data, num_replicas=2, rank=1, shuffle=False)
+    loader = DataLoader(data, batch_size=2, sampler=sampler)
+    assert len(loader) == 3
+    assert [b[0].tolist() for b in loader] == [[1, 3], [5, 7], [9]]
+    with pytest.raises(ValueError, match="mutually exclusive with shuffle"):
+        DataLoader(data, sampler=sampler, shuffle=True)

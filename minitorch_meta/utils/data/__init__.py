@@ -4,5 +4,5 @@
 ``torch.utils.data``; the objects are those of ``minitorch_meta.data``.
 """
 
-from ..data import *  # noqa: F403 - this module is an alias
-from ..data import __all__  # noqa: F401
+from ...data import *  # noqa: F403 - this module is an alias
+from ...data import __all__  # noqa: F401
