@@ -81,6 +81,22 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     return _finish(backend.normal(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
 
 
+def randint(low: int = 0, high: int | None = None, size=None, *, generator=None, dtype=None,
+            device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform integers in ``[low, high)``: ``randint(10, (3,))`` or ``randint(2, 10, (3,))``."""
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    if high is None or size is None:
+        raise TypeError("randint() expects (high, size) or (low, high, size), e.g. "
+                        "randint(10, (3, 4))")
+    if high <= low:
+        raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
+    dtype, backend = _setup(dtype, device, dtypes.int64)
+    rng = generator._for(backend) if generator is not None else None
+    shape = _sizes((size,) if not isinstance(size, int) else ((size,),))
+    return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
+
+
 def _require_float(name: str, dtype) -> None:
     if not dtype.is_floating_point:
         raise TypeError(f"{name}: expected a floating-point dtype, got {dtype}")

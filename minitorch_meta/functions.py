@@ -229,3 +229,13 @@ def clone(input):
 
 def numel(input) -> int:
     return input.numel()
+
+
+def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08):
+    """Elementwise ``|input - other| <= atol + rtol * |other|`` (a bool tensor)."""
+    return abs(sub(input, other)) <= add(abs(other) * rtol, atol)
+
+
+def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    """Whether every element of ``input`` is close to ``other`` (see ``isclose``)."""
+    return bool(isclose(input, other, rtol, atol).all().item())

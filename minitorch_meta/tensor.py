@@ -382,6 +382,18 @@ class Tensor(TensorMethods):
         self._backend.setitem(self._data, Ellipsis, values)
         return self
 
+    def random_(self, from_: int = 0, to: int | None = None, generator=None) -> Tensor:
+        """Fill with integers uniform in ``[from_, to)`` (``random_(to)`` means ``[0, to)``)."""
+        self._check_inplace("random_")
+        if to is None:
+            from_, to = 0, from_
+        if to <= from_:
+            raise ValueError(f"random_: expected from < to, got from={from_} and to={to}")
+        values = self._backend.integers(tuple(self.shape), from_, to, self._dtype,
+                                        _rng(generator, self))
+        self._backend.setitem(self._data, Ellipsis, values)
+        return self
+
     # -- indexing --------------------------------------------------------------------
     def __getitem__(self, index) -> Tensor:
         real, stand_in = _prepare_index(index, self)

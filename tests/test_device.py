@@ -61,3 +61,8 @@ def test_importing_the_package_does_not_import_cupy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_every_public_name_exists():
+    missing = [name for name in mt.__all__ if not hasattr(mt, name)]
+    assert not missing

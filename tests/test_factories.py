@@ -137,3 +137,26 @@ def test_as_tensor():
     assert mt.as_tensor(t) is t
     assert mt.as_tensor([1, 2]).dtype is mt.int64
     assert mt.as_tensor(t, dtype=mt.float64).dtype is mt.float64
+
+
+def test_randint_and_random_are_uniform_integers_in_range():
+    mt.manual_seed(0)
+    values = mt.randint(3, 7, (2000,))
+    assert values.dtype is mt.int64 and values.shape == (2000,)
+    assert set(values.tolist()) == {3, 4, 5, 6}
+    assert mt.randint(5, (2, 3)).shape == (2, 3)
+    assert mt.randint(5, (4,), device="meta").is_meta
+    filled = mt.zeros(500, dtype=mt.int64).random_(10)
+    assert 0 <= filled.min().item() and filled.max().item() == 9
+    with pytest.raises(ValueError, match="expected low < high"):
+        mt.randint(4, 4, (1,))
+    with pytest.raises(TypeError, match=r"expects \(high, size\)"):
+        mt.randint(4)
+
+
+def test_allclose_and_isclose_follow_pytorchs_formula():
+    a = mt.tensor([1.0, 2.0, 3.0])
+    assert mt.allclose(a, a + 1e-9)
+    assert not mt.allclose(a, a + 1e-3)
+    assert mt.isclose(a, mt.tensor([1.0, 2.1, 3.0])).tolist() == [True, False, True]
+    assert mt.allclose(a, a + 0.05, atol=0.1)

@@ -23,6 +23,7 @@ creation and transfer
     asarray(data, dtype)        Python data or a NumPy array -> array on this device
     to_numpy(a)                 array -> NumPy array on the host (for .numpy(), .cpu())
     uniform(shape, low, high, dtype, generator) / normal(shape, mean, std, dtype, generator)
+    integers(shape, low, high, dtype, generator)   uniform integers in [low, high)
     new_generator(seed)         a random generator for this device
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
@@ -76,6 +77,7 @@ class Backend:
     def to_numpy(self, a): self._missing("to_numpy")
     def uniform(self, shape, low, high, dtype, generator): self._missing("uniform")
     def normal(self, shape, mean, std, dtype, generator): self._missing("normal")
+    def integers(self, shape, low, high, dtype, generator): self._missing("integers")
     def new_generator(self, seed): self._missing("new_generator")
     def synchronize(self): self._missing("synchronize")
     def unary(self, name, a): self._missing("unary")

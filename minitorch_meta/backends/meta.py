@@ -84,6 +84,9 @@ class MetaBackend(Backend):
     def uniform(self, shape, low, high, dtype, generator):
         return MetaArray(shape, dtype.numpy)
 
+    def integers(self, shape, low, high, dtype, generator):
+        return MetaArray(shape, dtype.numpy)
+
     def normal(self, shape, mean, std, dtype, generator):
         return MetaArray(shape, dtype.numpy)
 

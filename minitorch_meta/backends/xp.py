@@ -61,6 +61,10 @@ class XpBackend(Backend):
             a += low
         return a
 
+    def integers(self, shape, low, high, dtype, generator):
+        rng = generator or self.generator
+        return rng.integers(low, high, size=shape).astype(dtype.numpy, copy=False)
+
     def normal(self, shape, mean, std, dtype, generator):
         rng = generator or self.generator
         a = rng.standard_normal(shape, dtype=dtype.numpy)
