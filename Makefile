@@ -10,15 +10,25 @@ BIN := $(VENV)/bin
 FASHION_MNIST := /usr/share/datasets/fashion-mnist
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup data mpi test lint train bench clean
+.PHONY: setup setup-train data mpi test lint train bench clean
 
-$(VENV)/.installed: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Training needs only numpy, tqdm and matplotlib; the tests also need the references
+# (PyTorch CPU), CuPy (for the CUDA checks), mpi4py and the notebook runner.
+$(VENV)/.installed-train: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-setup: $(VENV)/.installed
+setup-train: $(VENV)/.installed-train
+
+setup: $(VENV)/.installed-test
 
 data:
 	@if [ ! -f $(FASHION_MNIST)/train-images-idx3-ubyte.gz ]; then \
@@ -38,7 +48,7 @@ mpi:
 test: mpi setup data lint
 	$(BIN)/python -m pytest -q
 
-train: setup data
+train: setup-train data
 	$(BIN)/python -m minitorch_meta train --model lecture --dataset fashion-mnist --device cpu \
 		--epochs 3 --batch-size 64 --optimizer sgd --lr 0.05 --loss cross-entropy \
 		--checkpoint runs/lecture.ckpt --plot runs/lecture.png --metrics runs/lecture.json
