@@ -33,12 +33,19 @@ def register(subparsers) -> None:
 
 
 def run_batch_vs_loop(args: argparse.Namespace) -> int:
-    """Measure and print; the exit status is 0."""
+    """Measure and print; exit status 0, or 2 when a requested device cannot be used."""
+    import sys
+
+    from ..errors import DeviceError
     from ..tools import bench
 
     frameworks = ("minitorch_meta", "numpy") + (() if args.no_torch else ("torch",))
-    rows = bench.batch_vs_loop(devices=args.device, sizes=args.sizes, repeat=args.repeat,
-                               pause=args.pause, frameworks=frameworks)
+    try:
+        rows = bench.batch_vs_loop(devices=args.device, sizes=args.sizes, repeat=args.repeat,
+                                   pause=args.pause, frameworks=frameworks)
+    except DeviceError as error:
+        print(f"bench batch-vs-loop: {error}", file=sys.stderr)
+        return 2
     print(bench.format_batch_vs_loop(rows))
     print(f"\n({bench.environment()}; sizes {args.sizes}, median of {args.repeat} rounds)")
     return 0

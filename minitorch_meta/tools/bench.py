@@ -363,16 +363,22 @@ def compare(make_cases: Callable, repeat: int, pause: float = DEFAULT_PAUSE,
 
 
 def training_table(batches=(64, 256), models=("lecture", "lenet"), repeat: int = 20,
-                   pause: float = DEFAULT_PAUSE, inference_batch: int = 1024):
-    """Training steps and inference of both models, ours vs PyTorch on the CPU."""
+                   pause: float = DEFAULT_PAUSE, inference_batch: int = 1024,
+                   torch_too: bool = True):
+    """Training steps and inference of both models, ours vs PyTorch on the CPU.
+
+    Run ``torch_too=False`` in a fresh process too: PyTorch freeing large buffers raises
+    glibc's dynamic mmap/trim thresholds, which then spares *our* large temporaries their
+    page faults, so ours measured after PyTorch in one process can look faster than alone.
+    """
     rows = []
     for model in models:
         for batch in batches:
             rows += compare(lambda lib, label, m=model, b=batch: training_cases(lib, label, m, b),
-                            repeat, pause)
+                            repeat, pause, torch_too)
         rows += compare(lambda lib, label, m=model: inference_cases(lib, label, m,
                                                                     inference_batch),
-                        repeat, pause)
+                        repeat, pause, torch_too)
     return rows
 
 

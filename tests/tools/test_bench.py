@@ -59,6 +59,16 @@ def test_cli_batch_vs_loop(capsys):
     assert "CPU batch vs. loop speed ratio" in out and "numpy" in out
 
 
+def test_cli_unusable_device_is_one_clear_line(capsys):
+    if mt.cuda.is_available():
+        pytest.skip("CUDA works here")
+    status = main(["bench", "batch-vs-loop", "--device", "cuda", "--sizes", "2,2,2",
+                   "--repeat", "1", "--pause", "0", "--no-torch"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("bench batch-vs-loop: CUDA was requested") and "Traceback" not in err
+
+
 @pytest.mark.parametrize("bad", ["1,2", "a,b,c", "0,1,2"])
 def test_cli_rejects_bad_sizes(bad, capsys):
     with pytest.raises(SystemExit):
