@@ -10,16 +10,23 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-_local = threading.local()
+
+class _GradState(threading.local):
+    """Per-thread grad mode; the class attribute is every new thread's default."""
+
+    enabled = True
+
+
+_state = _GradState()
 
 
 def is_grad_enabled() -> bool:
     """Whether ops record graphs for autograd (False inside ``no_grad``)."""
-    return getattr(_local, "enabled", True)
+    return _state.enabled
 
 
 def _set_grad_enabled(mode: bool) -> None:
-    _local.enabled = mode
+    _state.enabled = mode
 
 
 class _GradMode:

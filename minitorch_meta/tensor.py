@@ -24,6 +24,9 @@ from .ops.shapes import broadcasts_to, fmt, indexing_shape
 from .size import Size
 from .tensor_methods import TensorMethods
 
+# NumPy dtype -> our dtype, read on every tensor creation (``from_numpy`` handles the rest).
+_DTYPE_OF = {d.numpy: d for d in dtypes.ALL}
+
 
 class Tensor(TensorMethods):
     """A multi-dimensional array on a device, tracked by autograd when ``requires_grad``.
@@ -52,7 +55,7 @@ class Tensor(TensorMethods):
         t = object.__new__(cls)
         t._data = data
         t._backend = backend
-        t._dtype = dtypes.from_numpy(data.dtype)
+        t._dtype = _DTYPE_OF.get(data.dtype) or dtypes.from_numpy(data.dtype)
         t.requires_grad = requires_grad
         t.grad = None
         t.grad_fn = grad_fn
@@ -406,14 +409,14 @@ class Tensor(TensorMethods):
                                "(x[k] = y) is not differentiable in minitorch_meta; do it under "
                                "torch.no_grad(), or build the result with out-of-place ops")
         real, stand_in = _prepare_index(index, self)
-        target = indexing_shape(tuple(self.shape), self._dtype.numpy, stand_in)
+        target = indexing_shape(self._data.shape, self._dtype.numpy, stand_in)
         if isinstance(value, Tensor):
             if value._backend is not self._backend:
                 from .errors import DeviceError
 
                 raise DeviceError(f"__setitem__: value is on '{value.device}' but the tensor is on "
                                   f"'{self.device}'; move it with .to({str(self.device)!r})")
-            if not broadcasts_to(value.shape, target):
+            if value._data.shape != target and not broadcasts_to(value._data.shape, target):
                 raise ShapeError("__setitem__", f"cannot assign a value of shape "
                                                 f"{fmt(value.shape)} to a selection of shape "
                                                 f"{fmt(target)}")
@@ -457,6 +460,8 @@ def _parse_to(args, kwargs):
 
 def _prepare_index(index, tensor):
     """Turn tensors inside an index into arrays: (index for the kernel, index for the rule)."""
+    if type(index) is int or type(index) is slice:  # the common case, checked cheaply
+        return index, index
     items = index if isinstance(index, tuple) else (index,)
     if not any(isinstance(i, (Tensor, list)) for i in items):
         return index, index

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..device import CPU
+from .host_allocator import keep_large_buffers
 from .xp import XpBackend
 
 
@@ -13,6 +14,8 @@ class NumpyBackend(XpBackend):
 
     def __init__(self):
         super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
+        # Large temporaries are reused from the heap rather than page-faulted every step.
+        self.keeps_large_buffers = keep_large_buffers()
 
     def to_numpy(self, a):
         return a

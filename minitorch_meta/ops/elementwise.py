@@ -23,12 +23,13 @@ class Binary(Function):
     reflected = False
 
     def infer(self, a, b=None):
+        # ``_data.shape`` / ``_dtype``: plain reads on the hot path (``.shape`` builds a Size).
         if b is None:
-            shape = a.shape
-            self.compute_dtype = dtypes.scalar_result(a.dtype, self.scalar)
+            shape = a._data.shape
+            self.compute_dtype = dtypes.scalar_result(a._dtype, self.scalar)
         else:
-            shape = shapes.broadcast(self.op_name, a.shape, b.shape)
-            self.compute_dtype = dtypes.promote(a.dtype, b.dtype)
+            shape = shapes.broadcast(self.op_name, a._data.shape, b._data.shape)
+            self.compute_dtype = dtypes.promote(a._dtype, b._dtype)
         return shape, self.result_dtype(self.compute_dtype)
 
     def result_dtype(self, compute_dtype):

@@ -19,7 +19,8 @@ An op subclass defines:
 
 from __future__ import annotations
 
-from ..autograd import AccumulateGrad, is_grad_enabled
+from ..autograd import AccumulateGrad
+from ..autograd import _state as _grad_state
 from ..errors import DeviceError
 
 
@@ -64,7 +65,7 @@ class Function:
         else:
             outputs = backend.empty(*specs)
         record = False
-        if self.differentiable and is_grad_enabled():
+        if self.differentiable and _grad_state.enabled:
             for t in inputs:
                 if t is not None and t.requires_grad:
                     record = True
@@ -163,6 +164,8 @@ def _edge(tensor):
 
 def common_backend(op: str, inputs):
     """The backend shared by all tensor ``inputs``; mixing devices is an error."""
+    if len(inputs) == 1:  # most ops have one input
+        return inputs[0]._backend
     backend = None
     for t in inputs:
         if t is None:

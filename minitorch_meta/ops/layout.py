@@ -201,7 +201,8 @@ class GetItem(Function):
         return "AliasBackward0"
 
     def infer(self, x):
-        return shapes.indexing_shape(tuple(x.shape), x.dtype.numpy, self.shape_index), x.dtype
+        return (shapes.indexing_shape(x._data.shape, x._dtype.numpy, self.shape_index),
+                x._dtype)
 
     def forward(self, backend, x):
         return backend.getitem(x, self.index)

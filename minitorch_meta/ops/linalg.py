@@ -10,7 +10,7 @@ from .function import Function
 
 
 def _check_dtypes(op, a, b):
-    shapes.require_same_dtype(op, "self", a.dtype, "mat2", b.dtype)
+    shapes.require_same_dtype(op, "self", a._dtype, "mat2", b._dtype)
 
 
 class Mm(Function):
@@ -24,7 +24,7 @@ class Mm(Function):
 
     def infer(self, a, b):
         _check_dtypes("mm", a, b)
-        return shapes.mm_shape("mm", a.shape, b.shape), a.dtype
+        return shapes.mm_shape("mm", a._data.shape, b._data.shape), a._dtype
 
     def forward(self, backend, a, b):
         self.a, self.b = a, b
@@ -48,8 +48,8 @@ class Mv(Function):
     op_name, backward_name = "mv", "MvBackward0"
 
     def infer(self, a, v):
-        shapes.require_same_dtype("mv", "self", a.dtype, "vec", v.dtype)
-        return shapes.mv_shape("mv", a.shape, v.shape), a.dtype
+        shapes.require_same_dtype("mv", "self", a._dtype, "vec", v._dtype)
+        return shapes.mv_shape("mv", a._data.shape, v._data.shape), a._dtype
 
     def forward(self, backend, a, v):
         self.a, self.v = a, v
