@@ -40,7 +40,8 @@ layout and indexing
     getitem(a, index) / setitem(a, index, value)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
-    conv2d(x, w, b, stride, padding, dilation, out_hw) -> (y, saved)
+    conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
+                                (``saved`` may be None when ``for_backward`` is False)
     conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
     max_pool2d(x, kernel, stride, padding, dilation, out_hw) -> (y, indices)
     max_pool2d_backward(gy, indices, x_shape, kernel, stride, dilation) -> gx
@@ -95,7 +96,8 @@ class Backend:
     def getitem(self, a, index): self._missing("getitem")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")
-    def conv2d(self, x, w, b, stride, padding, dilation, out_hw): self._missing("conv2d")
+    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
+        self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
     def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw): self._missing("max_pool2d")
     def max_pool2d_backward(self, gy, indices, x_shape, kernel, stride, dilation):

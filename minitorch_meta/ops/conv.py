@@ -87,7 +87,8 @@ class Conv2d(Function):
 
     def forward(self, backend, x, w, b=None):
         stride, padding, dilation, out_hw = self.geometry
-        y, self.saved = backend.conv2d(x, w, b, stride, padding, dilation, out_hw)
+        y, self.saved = backend.conv2d(x, w, b, stride, padding, dilation, out_hw,
+                                       for_backward=self.recording)
         return y
 
     def backward(self, backend, gy):

@@ -58,18 +58,20 @@ class Function:
         # The hot path of every op: keep it to plain loops and attribute reads.
         backend = common_backend(self.op_name, inputs)
         specs = self.infer(*inputs)
-        if backend.stores_data:
-            outputs = self.forward(backend, *[t._data if t is not None else None for t in inputs])
-        elif self.multiple_outputs:
-            outputs = tuple(backend.empty(shape, dtype) for shape, dtype in specs)
-        else:
-            outputs = backend.empty(*specs)
+        # Known before forward, so that an op can skip saving what backward would need.
         record = False
         if self.differentiable and _grad_state.enabled:
             for t in inputs:
                 if t is not None and t.requires_grad:
                     record = True
                     break
+        self.recording = record
+        if backend.stores_data:
+            outputs = self.forward(backend, *[t._data if t is not None else None for t in inputs])
+        elif self.multiple_outputs:
+            outputs = tuple(backend.empty(shape, dtype) for shape, dtype in specs)
+        else:
+            outputs = backend.empty(*specs)
         first = outputs[0] if self.multiple_outputs else outputs
         if record:
             self.backend = backend
@@ -130,8 +132,8 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
     return _make_tensor(array, backend, requires_grad, grad_fn)
 
 
-_NODE_FIELDS = frozenset({"backend", "next_functions", "needs_input_grad", "input_specs",
-                          "_freed", "_hyper", "ranks"})
+_NODE_FIELDS = frozenset({"recording", "backend", "next_functions", "needs_input_grad",
+                          "input_specs", "_freed", "_hyper", "ranks"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;

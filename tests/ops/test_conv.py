@@ -204,3 +204,17 @@ def test_float32_conv_stays_float32_and_float64_stays_float64():
         assert y.dtype is dtype
         y.sum().backward()
         assert x.grad.dtype is dtype and w.grad.dtype is dtype and b.grad.dtype is dtype
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"padding": 2, "stride": 2}, {"dilation": 2},
+                                    {"padding": "same"}])
+def test_inference_path_equals_the_training_path(kwargs):
+    """Without autograd, conv2d builds im2col in chunks of samples: same numbers."""
+    x = mt.randn(40, 3, 32, 32)      # several chunks of IM2COL_CHUNK_BYTES
+    w = mt.randn(6, 3, 5, 5, requires_grad=True)
+    b = mt.randn(6, requires_grad=True)
+    trained = mF.conv2d(x, w, b, **kwargs)
+    with mt.no_grad():
+        inferred = mF.conv2d(x, w, b, **kwargs)
+    np.testing.assert_allclose(inferred.numpy(), trained.detach().numpy(), rtol=1e-5,
+                               atol=1e-5)
