@@ -43,7 +43,8 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
     conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
-    max_pool2d(x, kernel, stride, padding, dilation, out_hw) -> (y, indices)
+    max_pool2d(x, kernel, stride, padding, dilation, out_hw, with_indices) -> (y, indices)
+                                (``indices`` is None when ``with_indices`` is False)
     max_pool2d_backward(gy, indices, x_shape, kernel, stride, dilation) -> gx
 """
 
@@ -99,6 +100,7 @@ class Backend:
     def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
-    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw): self._missing("max_pool2d")
+    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_indices=True):
+        self._missing("max_pool2d")
     def max_pool2d_backward(self, gy, indices, x_shape, kernel, stride, dilation):
         self._missing("max_pool2d_backward")

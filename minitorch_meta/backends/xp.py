@@ -220,18 +220,23 @@ class XpBackend(Backend):
         return windows.reshape(N * OH * OW, KH * KW * C)
 
     # -- pooling ---------------------------------------------------------------------
-    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw):
+    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_indices=True):
         """Max over strided windows; indices are flat positions in each input plane.
 
         One pass per kernel tap over output-sized views, in the input's memory order, so a
         channels-last input gives a channels-last output (and gradient) with no transposing
         copy. The first maximum of a window wins, as with ``argmax``; windows holding NaN
-        take the exact ``argmax`` path so NaN is picked as before.
+        take the exact ``argmax`` path so NaN is picked as before. Without ``with_indices``
+        (inference) only the maxima are computed, and ``None`` stands for the indices.
         """
         xp = self.xp
         padded = self._pool_padded(x, kernel, stride, padding, dilation, out_hw)
         taps = self._pool_taps(padded, kernel, stride, dilation, out_hw)
         y = taps[0].copy(order="K")
+        if not with_indices:
+            for t in taps[1:]:
+                xp.maximum(y, t, out=y)  # NaN propagates, as PyTorch's max pooling does
+            return y, None
         # The winning tap of each window: the last tap that strictly raised the maximum,
         # i.e. max over t of t * better_t (uint8 arithmetic: ~40x faster than a masked copy).
         tap_type = xp.uint8 if len(taps) <= 255 else xp.int64

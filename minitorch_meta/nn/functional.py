@@ -47,11 +47,15 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
         ``(N, C, H, W)`` or ``(C, H, W)`` -> ``(N, C, H_out, W_out)``.
     """
     x, unbatched = _batched("max_pool2d", input)
-    y, indices = pooling.MaxPool2d(kernel_size=kernel_size, stride=stride, padding=padding,
-                                   dilation=dilation, ceil_mode=ceil_mode)(x)
+    op = pooling.MaxPool2d(kernel_size=kernel_size, stride=stride, padding=padding,
+                           dilation=dilation, ceil_mode=ceil_mode, return_indices=return_indices)
+    if not return_indices:
+        y = op(x)
+        return y.squeeze(0) if unbatched else y
+    y, indices = op(x)
     if unbatched:
         y, indices = y.squeeze(0), indices.squeeze(0)
-    return (y, indices) if return_indices else y
+    return y, indices
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

@@ -21,7 +21,13 @@ class MaxPool2d(Function):
             padding over half the kernel, or an output that would be empty.
     """
 
-    op_name, backward_name, multiple_outputs = "max_pool2d", "MaxPool2DWithIndicesBackward0", True
+    op_name, backward_name = "max_pool2d", "MaxPool2DWithIndicesBackward0"
+    return_indices = False
+
+    def __init__(self, **hyper_parameters):
+        super().__init__(**hyper_parameters)
+        # Indices are an output only when asked for; backward computes them anyway.
+        self.multiple_outputs = self.return_indices
 
     def infer(self, x):
         op = "max_pool2d"
@@ -52,12 +58,15 @@ class MaxPool2d(Function):
                                  f"padding={padding}, dilation={dilation})")
         self.geometry = (kernel, stride, padding, dilation, out_hw)
         shape = (N, C) + out_hw
-        return [(shape, x.dtype), (shape, dtypes.int64)]
+        if self.return_indices:
+            return [(shape, x.dtype), (shape, dtypes.int64)]
+        return shape, x.dtype
 
     def forward(self, backend, x):
-        y, indices = backend.max_pool2d(x, *self.geometry)
+        with_indices = self.recording or self.return_indices
+        y, indices = backend.max_pool2d(x, *self.geometry, with_indices=with_indices)
         self.indices = indices
-        return y, indices
+        return (y, indices) if self.return_indices else y
 
     def backward(self, backend, gy):
         kernel, stride, _, dilation, _ = self.geometry

@@ -167,3 +167,25 @@ def test_float32_and_int_pooling():
     x = mt.arange(16).view(1, 1, 4, 4)
     assert mF.max_pool2d(x, 2, padding=1).tolist() == [[[[0, 2, 3], [8, 10, 11],
                                                           [12, 14, 15]]]]
+
+
+@pytest.mark.parametrize("kwargs", [{"kernel_size": 3}, {"kernel_size": 2, "stride": 1},
+                                    {"kernel_size": 3, "padding": 1, "ceil_mode": True},
+                                    {"kernel_size": 2, "dilation": 2}])
+def test_inference_path_skips_indices_but_gives_the_same_maxima(kwargs):
+    x = mt.randn(4, 3, 11, 11, requires_grad=True)
+    trained = mF.max_pool2d(x, **kwargs)
+    with mt.no_grad():
+        inferred = mF.max_pool2d(x, **kwargs)
+        values, indices = mF.max_pool2d(x, return_indices=True, **kwargs)
+    np.testing.assert_array_equal(inferred.numpy(), trained.detach().numpy())
+    np.testing.assert_array_equal(values.numpy(), inferred.numpy())
+    assert indices.dtype is mt.int64 and indices.shape == inferred.shape
+
+
+def test_inference_path_propagates_nan():
+    x = mt.zeros(1, 1, 4, 4)
+    x[0, 0, 1, 1] = float("nan")
+    with mt.no_grad():
+        y = mF.max_pool2d(x, 2)
+    assert np.isnan(y.numpy()[0, 0, 0, 0]) and not np.isnan(y.numpy()[0, 0, 1, 1])
