@@ -166,31 +166,31 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array, get_backend(to_device("cpu")))
 
 
+def _like(input: Tensor, dtype, device, requires_grad: bool) -> dict:
+    """The keyword arguments of a ``*_like`` factory: ``input``'s dtype and device by default."""
+    return {"dtype": dtype or input.dtype, "device": device or input.device,
+            "requires_grad": requires_grad}
+
+
 def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+    return empty(tuple(input.shape), **_like(input, dtype, device, requires_grad))
 
 
 def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+    return zeros(tuple(input.shape), **_like(input, dtype, device, requires_grad))
 
 
 def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
+    return ones(tuple(input.shape), **_like(input, dtype, device, requires_grad))
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
-                device=device or input.device, requires_grad=requires_grad)
+    return full(tuple(input.shape), fill_value, **_like(input, dtype, device, requires_grad))
 
 
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)
+    return rand(tuple(input.shape), **_like(input, dtype, device, requires_grad))
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)
+    return randn(tuple(input.shape), **_like(input, dtype, device, requires_grad))

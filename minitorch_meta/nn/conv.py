@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from ..factories import empty
 from ..ops.conv import pair
 from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 _PADDING_STRINGS = ("same", "valid")
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
@@ -68,11 +67,7 @@ class Conv2d(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         shape = (out_channels, in_channels // groups) + self.kernel_size
-        self.weight = Parameter(empty(shape, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, shape, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

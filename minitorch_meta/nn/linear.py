@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..factories import empty
 from ..tensor import Tensor
 from . import functional as F
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import add_weight_and_bias
 
 
 class Identity(Module):
@@ -39,11 +38,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty((out_features, in_features), device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        add_weight_and_bias(self, (out_features, in_features), bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:

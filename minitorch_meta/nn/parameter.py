@@ -97,3 +97,13 @@ class UninitializedParameter(Parameter):
 def is_lazy(value) -> bool:
     """Whether ``value`` is a parameter still waiting for its shape."""
     return isinstance(value, UninitializedParameter)
+
+
+def add_weight_and_bias(module, weight_shape: tuple, bias: bool, device=None, dtype=None) -> None:
+    """Register ``module.weight`` (uninitialised, ``weight_shape``) and ``module.bias``
+    (``weight_shape[0]`` values, or registered as None), as Linear and Conv2d have them."""
+    module.weight = Parameter(empty(tuple(weight_shape), device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(empty(weight_shape[0], device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)

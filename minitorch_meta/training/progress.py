@@ -25,7 +25,8 @@ class Progress:
         except ImportError:
             return None
         return _TqdmBar(tqdm(total=total, desc=f"epoch {epoch + 1}", unit="batch",
-                             file=self.stream, leave=False, dynamic_ncols=True))
+                             file=self.stream, leave=False, dynamic_ncols=True,
+                             disable=None))  # None: no bar when the stream is not a terminal
 
     def epoch_done(self, metrics, epochs: int) -> None:
         line = (f"epoch {metrics.epoch}/{epochs}: train loss {metrics.train_loss:.4f}, "
