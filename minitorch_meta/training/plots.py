@@ -31,7 +31,10 @@ def plot_history(history: list[dict], path: str, title: str = "") -> None:
                            label="test")
     loss_axes.set(xlabel="epoch", ylabel="loss", title="Loss")
     accuracy_axes.set(xlabel="epoch", ylabel="accuracy (%)", title="Accuracy")
+    from matplotlib.ticker import MaxNLocator
+
     for axes in (loss_axes, accuracy_axes):
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
         axes.grid(alpha=0.3)
         axes.legend()
     if title:
