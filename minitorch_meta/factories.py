@@ -117,6 +117,16 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
     return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
 
 
+def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    if not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
+    dtype, backend = _setup(dtype, device)
+    values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)
+    return _finish(backend.asarray(values, dtype), backend, requires_grad)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A new tensor copying ``data`` (nested lists, numbers, NumPy arrays or a Tensor)."""
     if isinstance(data, Tensor):

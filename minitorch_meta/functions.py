@@ -6,6 +6,7 @@ call these, so a method and a function never differ.
 
 from __future__ import annotations
 
+import builtins
 from numbers import Number
 
 from .ops import elementwise as ew
@@ -239,3 +240,36 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08):
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
     """Whether every element of ``input`` is close to ``other`` (see ``isclose``)."""
     return bool(isclose(input, other, rtol, atol).all().item())
+
+
+def var(input, dim=None, keepdim: bool = False, *, correction: int = 1):
+    """Variance over ``dim`` (all elements when None), with Bessel's ``correction`` (1)."""
+    centred = sub(input, mean(input, dim, keepdim=True))
+    count = input.numel() if dim is None else _count(input, dim)
+    # ``max`` and ``sum`` in this module are the tensor functions: use the builtin here.
+    return div(sum(centred * centred, dim, keepdim), builtins.max(count - correction, 0))
+
+
+def std(input, dim=None, keepdim: bool = False, *, correction: int = 1):
+    """Standard deviation: ``sqrt(var(...))``."""
+    return sqrt(var(input, dim, keepdim, correction=correction))
+
+
+def _count(input, dim) -> int:
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    n = 1
+    for d in dims:
+        n *= input.shape[d]
+    return n
+
+
+def softmax(input, dim: int):
+    """``exp(x) / sum(exp(x))`` along ``dim`` (computed as ``exp(log_softmax)``)."""
+    return exp(log_softmax(input, dim))
+
+
+def log_softmax(input, dim: int):
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+    from .ops.loss import LogSoftmax
+
+    return LogSoftmax(dim=dim)(input)

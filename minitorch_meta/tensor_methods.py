@@ -158,6 +158,18 @@ class TensorMethods:
     def tanh(self):
         return F.tanh(self)
 
+    def var(self, dim=None, keepdim=False, *, correction=1):
+        return F.var(self, dim, keepdim, correction=correction)
+
+    def std(self, dim=None, keepdim=False, *, correction=1):
+        return F.std(self, dim, keepdim, correction=correction)
+
+    def softmax(self, dim):
+        return F.softmax(self, dim)
+
+    def log_softmax(self, dim):
+        return F.log_softmax(self, dim)
+
     def sigmoid(self):
         return F.sigmoid(self)
 

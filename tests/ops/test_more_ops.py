@@ -27,6 +27,12 @@ UNNAMED = [
     Case("min_all", lambda T, F, a: a.min(), [Arg(S, "distinct")]),
     Case("min_dim", lambda T, F, a: T.min(a, 1).values, [Arg(S, "distinct")]),
     Case("min_dim_keepdim", lambda T, F, a: a.min(0, keepdim=True)[0], [Arg(S, "distinct")]),
+    # var/std are compositions of mean, sub, mul and div; softmax is exp(log_softmax).
+    Case("var_all", lambda T, F, a: a.var(), [Arg(S)]),
+    Case("var_dim_keepdim", lambda T, F, a: T.var(a, 1, keepdim=True), [Arg(S)]),
+    Case("std_dim_population", lambda T, F, a: a.std(0, correction=0), [Arg(S)]),
+    Case("softmax", lambda T, F, a: T.softmax(a, 1), [Arg(S)]),
+    Case("log_softmax_method", lambda T, F, a: a.log_softmax(0), [Arg(S)]),
 ]
 NO_GRAD = [
     Case("argmin", lambda T, F, a: a.argmin(), [Arg(S, "distinct")]),
@@ -79,3 +85,15 @@ def test_all_any_return_bool_and_need_no_grad():
     assert x.all(dim=1).tolist() == [False, True]
     assert x.any(dim=1).grad_fn is None
     np.testing.assert_array_equal(mt.tensor([0, 2]).all(0).numpy(), np.array(False))
+
+
+def test_linspace_equals_pytorchs():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    for start, end, steps in ((0, 1, 5), (-2.5, 3, 7), (1, 1, 1), (0, 1, 0)):
+        ours = mt.linspace(start, end, steps)
+        assert ours.dtype is mt.float32
+        np.testing.assert_allclose(ours.numpy(), torch.linspace(start, end, steps).numpy(),
+                                   rtol=1e-6, atol=1e-7)
+    assert mt.linspace(0, 1, 1000, device="meta").shape == (1000,)
+    with pytest.raises(ValueError, match="steps must be a non-negative integer"):
+        mt.linspace(0, 1, -1)
