@@ -8,6 +8,7 @@ from . import functional, init
 from .activation import ReLU, Sigmoid, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
+from .dropout import Dropout
 from .flatten import Flatten
 from .hooks import RemovableHandle
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
@@ -18,7 +19,8 @@ from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
 
 __all__ = [
-    "Conv2d", "CrossEntropyLoss", "Flatten", "Identity", "L1Loss", "LazyConv2d", "LazyLinear",
+    "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "LazyConv2d",
+    "LazyLinear",
     "LazyModuleMixin", "Linear", "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList",
     "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid", "Tanh",
     "UninitializedParameter",

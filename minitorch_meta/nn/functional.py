@@ -7,6 +7,7 @@ handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing m
 from __future__ import annotations
 
 from .. import functions
+from ..factories import rand
 from ..ops import conv as conv_ops
 from ..ops import layout, linalg, loss, pooling
 from ..ops.shapes import ShapeError, fmt
@@ -106,6 +107,29 @@ def sigmoid(input: Tensor) -> Tensor:
         unchanged.
     """
     return functions.sigmoid(input)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
+            generator=None) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``.
+
+    Identity when ``training`` is False. ``inplace`` is accepted and returns a new tensor.
+
+    Shape:
+        unchanged.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input * 0.0
+    keep = rand(tuple(input.shape), generator=generator, dtype=input.dtype,
+                device=input.device) >= p
+    return input * keep * (1.0 / (1.0 - p))
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
