@@ -78,11 +78,12 @@ class set_grad_enabled(_GradMode):  # noqa: N801 - PyTorch's name
 class AccumulateGrad:
     """The graph node of a leaf tensor: adds incoming gradients into ``tensor.grad``."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable", "_tensor_hooks")
     next_functions = ()
 
     def __init__(self, variable):
         self.variable = variable
+        self._tensor_hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -130,6 +131,8 @@ def _run(roots, retain_graph: bool) -> None:
         while ready:
             node = ready.pop()
             grad = pending.pop(node, None)
+            if grad is not None and node._tensor_hooks:
+                grad = _run_tensor_hooks(node, grad)
             if grad is None:
                 # Every edge into this node carried no gradient (an op returned None for
                 # it): nothing to compute, but its inputs still wait on this edge.
@@ -148,6 +151,25 @@ def _run(roots, retain_graph: bool) -> None:
                 if dependencies[next_node] == 0 and next_node not in seen_ready:
                     seen_ready.add(next_node)
                     ready.append(next_node)
+
+
+def _run_tensor_hooks(node, grad):
+    """Call the hooks registered on the node's tensor (``Tensor.register_hook``) in order;
+    a hook may return a replacement gradient."""
+    from .tensor import Tensor
+
+    for hook in list(node._tensor_hooks.values()):
+        result = hook(Tensor._make(grad, node.backend))
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"a tensor hook must return None or a Tensor (the replacement "
+                                f"gradient), got {type(result).__name__}")
+            if tuple(result.shape) != tuple(grad.shape):
+                raise RuntimeError(f"a tensor hook returned a gradient of shape "
+                                   f"{tuple(result.shape)}, but the tensor's gradient has shape "
+                                   f"{tuple(grad.shape)}")
+            grad = result._data
+    return grad
 
 
 def _add_grad(pending: dict, node, grad) -> None:

@@ -7,6 +7,7 @@ in ``ops`` (through ``functional``), so a method and ``minitorch_meta.<name>`` n
 from __future__ import annotations
 
 import math
+import weakref
 from numbers import Number
 
 from . import dtypes
@@ -19,6 +20,7 @@ from .functions import add as _add
 from .functions import div as _div
 from .functions import mul as _mul
 from .functions import sub as _sub
+from .hooks import HookDict, add_hook
 from .ops.layout import GetItem
 from .ops.shapes import broadcasts_to, fmt, indexing_shape
 from .size import Size
@@ -251,8 +253,39 @@ class Tensor(TensorMethods):
         self.requires_grad = requires_grad
         return self
 
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; the hook may return a
+        replacement gradient. Returns a handle whose ``remove()`` takes the hook off."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        node = self.grad_fn if self.grad_fn is not None else self._accumulator()
+        if node._tensor_hooks is None:
+            node._tensor_hooks = HookDict()
+        return add_hook(node._tensor_hooks, hook)
+
     def retain_grad(self) -> None:
-        raise NotImplementedError("retain_grad() is not supported; read gradients of leaves")
+        """Keep this non-leaf tensor's gradient in ``.grad`` after ``backward()``."""
+        if self.grad_fn is None:
+            if not self.requires_grad:
+                raise RuntimeError("can't retain_grad on a Tensor that has requires_grad=False")
+            return  # leaves keep their gradient anyway
+        if self.retains_grad:
+            return
+        tensor = weakref.ref(self)
+
+        def keep(grad):
+            owner = tensor()
+            if owner is not None:
+                owner.grad = grad.clone() if owner.grad is None else owner.grad + grad
+
+        keep.retains_grad = True  # how ``retains_grad`` recognises it
+        self.register_hook(keep)
+
+    @property
+    def retains_grad(self) -> bool:
+        hooks = self.grad_fn._tensor_hooks if self.grad_fn is not None else None
+        return bool(hooks) and any(getattr(h, "retains_grad", False) for h in hooks.values())
 
     # -- moves and conversions -------------------------------------------------------
     def to(self, *args, **kwargs) -> Tensor:

@@ -4,13 +4,13 @@
 ``nn.Linear``, ``nn.Conv2d``, ``nn.Sequential``, ``nn.init``, ``nn.functional`` ...
 """
 
+from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import ReLU, Sigmoid, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
-from .hooks import RemovableHandle
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, L1Loss, MSELoss

@@ -119,10 +119,11 @@ class BackwardHook:
 class _InputNode:
     """Identity on one input: hands its gradient, tagged with its slot, to the gather node."""
 
-    __slots__ = ("slot", "next_functions", "backend")
+    __slots__ = ("slot", "next_functions", "backend", "_tensor_hooks")
 
     def __init__(self, slot: int, gather, backend):
         self.slot, self.next_functions, self.backend = slot, (gather,), backend
+        self._tensor_hooks = None  # Tensor.register_hook on the tensor this node made
 
     def _backward(self, grad, retain_graph: bool):
         return (_Slots({self.slot: grad}),)
@@ -136,6 +137,7 @@ class _GatherNode:
 
     __slots__ = ("hook", "next_functions")
     backend = _SLOT_MERGER
+    _tensor_hooks = None  # internal: no tensor has this node as its grad_fn
 
     def __init__(self, hook: BackwardHook, edges: tuple):
         self.hook, self.next_functions = hook, edges
@@ -164,10 +166,11 @@ def _zeros_if_missing(grad, spec):
 class _OutputNode:
     """Identity on one output: records its gradient for the hooks and passes it on."""
 
-    __slots__ = ("slot", "hook", "next_functions", "backend")
+    __slots__ = ("slot", "hook", "next_functions", "backend", "_tensor_hooks")
 
     def __init__(self, slot: int, hook: BackwardHook, edge, backend):
         self.slot, self.hook, self.next_functions, self.backend = slot, hook, (edge,), backend
+        self._tensor_hooks = None  # Tensor.register_hook on the tensor this node made
 
     def _backward(self, grad, retain_graph: bool):
         self.hook.output_grad_arrived(self.slot, (grad, self.backend))

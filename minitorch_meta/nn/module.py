@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator
 from ..autograd import is_grad_enabled, no_grad
 from ..errors import MetaDataError, ShapeError
 from ..factories import empty
+from ..hooks import HookDict, RemovableHandle, add_hook
 from ..tensor import Tensor, _parse_to
 from . import shape_errors
 from . import state_dict as _state
 from .backward_hooks import BackwardHook
-from .hooks import HookDict, RemovableHandle, add_hook
 from .parameter import Parameter
 
 

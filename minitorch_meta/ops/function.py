@@ -27,6 +27,8 @@ from ..errors import DeviceError
 class Function:
     op_name = "op"
     backward_name = "Backward0"
+    #: hooks registered on the output tensor (``Tensor.register_hook``), run by the engine
+    _tensor_hooks = None
     #: outputs after the first are never differentiable (e.g. max_pool2d's indices)
     multiple_outputs = False
     #: False for ops whose output carries no gradient (comparisons, argmax): no graph node
@@ -132,8 +134,9 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
     return _make_tensor(array, backend, requires_grad, grad_fn)
 
 
-_NODE_FIELDS = frozenset({"recording", "backend", "next_functions", "needs_input_grad",
-                          "input_specs", "_freed", "_hyper", "ranks"})
+_NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
+                          "next_functions", "needs_input_grad", "input_specs", "_freed",
+                          "_hyper", "ranks"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;

@@ -1,4 +1,4 @@
-"""``RemovableHandle``: what every ``register_*_hook`` returns, to take the hook off again."""
+"""``RemovableHandle``: what every ``register_*_hook`` returns (modules and tensors alike)."""
 
 from __future__ import annotations
 
