@@ -35,15 +35,6 @@ def dataset(tmp_path):
     return folder
 
 
-@pytest.fixture(autouse=True)
-def no_group(monkeypatch):
-    for name in process_group.MPI_LAUNCHER_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    dist.destroy_process_group()
-    yield
-    dist.destroy_process_group()
-
-
 def train_args(dataset, out, *extra):
     return ["train", "--dataset", str(dataset), "--model", "mlp", "--epochs", "2",
             "--batch-size", "16", "--no-progress", "--checkpoint", str(out / "run.ckpt"),

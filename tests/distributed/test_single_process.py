@@ -11,20 +11,10 @@ import pytest
 import minitorch_meta as mt
 import minitorch_meta.distributed as dist
 from minitorch_meta import nn, optim
-from minitorch_meta.distributed import process_group
 from minitorch_meta.distributed.loaders import per_rank_batch_size
 from minitorch_meta.nn import functional as F
 
 from .mpi import python
-
-
-@pytest.fixture(autouse=True)
-def no_group(monkeypatch):
-    for name in process_group.MPI_LAUNCHER_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    dist.destroy_process_group()
-    yield
-    dist.destroy_process_group()
 
 
 def test_a_plain_process_is_world_size_1_without_importing_mpi4py():
