@@ -30,3 +30,16 @@ def lib(request):
     import minitorch_meta
 
     return minitorch_meta
+
+
+@pytest.fixture
+def case_of(lib):
+    """``case_of(bench.meta_cases, "lenet forward")``: that case of ``lib``, by its name
+    without the framework label that ``bench`` puts in front."""
+    label = lib.__name__
+
+    def find(make_cases, name: str):
+        cases = {c.name[len(label) + 1:]: c for c in make_cases(lib, label)}
+        return cases[name]
+
+    return find

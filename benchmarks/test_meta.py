@@ -13,8 +13,6 @@ CASES = ["lenet forward", "lenet forward+loss+backward", "conv2d tiny (1,3,8,8)"
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_meta(benchmark, lib, case):
+def test_meta(benchmark, case_of, case):
     benchmark.group = f"meta: {case}"
-    label = lib.__name__
-    cases = {c.name[len(label) + 1:]: c for c in bench.meta_cases(lib, label)}
-    benchmark(cases[case].run)
+    benchmark(case_of(bench.meta_cases, case).run)

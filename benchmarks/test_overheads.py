@@ -17,8 +17,6 @@ def test_import_time(benchmark, module, torch):
 
 
 @pytest.mark.parametrize("op", OPS)
-def test_dispatch(benchmark, lib, op):
+def test_dispatch(benchmark, case_of, op):
     benchmark.group = f"tiny op: {op}"
-    label = lib.__name__
-    cases = {c.name[len(label) + 1:]: c for c in bench.dispatch_cases(lib, label)}
-    benchmark(cases[op].run)
+    benchmark(case_of(bench.dispatch_cases, op).run)
