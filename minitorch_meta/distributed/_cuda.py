@@ -66,33 +66,36 @@ def communicator(group, device_index: int):
     return made
 
 
-def all_reduce(group, array, op: str) -> None:
-    """Reduce the C-contiguous cupy ``array`` in place across the group with NCCL."""
+def _run_nccl(group, array, call) -> None:
+    """``call(comm, nccl, nccl_dtype, stream_ptr)`` with the communicator of ``array``'s GPU,
+    that GPU selected and CuPy's current stream (the one our kernels run on)."""
     import cupy
     from cupy.cuda import nccl
 
-    kind = _check_dtype(array)
+    nccl_dtype = getattr(nccl, _NCCL_TYPES[_check_dtype(array)])
     device_index = array.device.id
     comm = communicator(group, device_index)
     with cupy.cuda.Device(device_index):
-        stream = cupy.cuda.get_current_stream()
-        comm.allReduce(array.data.ptr, array.data.ptr, array.size,
-                       getattr(nccl, _NCCL_TYPES[kind]), getattr(nccl, _NCCL_OPS[op]),
-                       stream.ptr)
+        call(comm, nccl, nccl_dtype, cupy.cuda.get_current_stream().ptr)
+
+
+def all_reduce(group, array, op: str) -> None:
+    """Reduce the C-contiguous cupy ``array`` in place across the group with NCCL."""
+
+    def reduce(comm, nccl, dtype, stream):
+        comm.allReduce(array.data.ptr, array.data.ptr, array.size, dtype,
+                       getattr(nccl, _NCCL_OPS[op]), stream)
+
+    _run_nccl(group, array, reduce)
 
 
 def broadcast(group, array, root: int) -> None:
     """Overwrite the C-contiguous cupy ``array`` with rank ``root``'s, with NCCL."""
-    import cupy
-    from cupy.cuda import nccl
 
-    kind = _check_dtype(array)
-    device_index = array.device.id
-    comm = communicator(group, device_index)
-    with cupy.cuda.Device(device_index):
-        stream = cupy.cuda.get_current_stream()
-        comm.bcast(array.data.ptr, array.size, getattr(nccl, _NCCL_TYPES[kind]), root,
-                   stream.ptr)
+    def bcast(comm, nccl, dtype, stream):
+        comm.bcast(array.data.ptr, array.size, dtype, root, stream)
+
+    _run_nccl(group, array, bcast)
 
 
 def use_nccl(group) -> bool:
