@@ -37,7 +37,8 @@ float32 = dtype("float32", np.float32, 10)
 float64 = dtype("float64", np.float64, 11)
 
 ALL = (bool_, uint8, int32, int64, float32, float64)
-_BY_NUMPY = {d.numpy: d for d in ALL}
+#: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
+BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "long": int64, "int": int32})
 
@@ -56,11 +57,11 @@ def from_name(name: str) -> dtype:
 def from_numpy(np_dtype) -> dtype:
     """Our dtype for a NumPy dtype; raises ``TypeError`` for unsupported ones."""
     try:
-        return _BY_NUMPY[np_dtype]
+        return BY_NUMPY[np_dtype]
     except KeyError:
         pass
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return BY_NUMPY[np.dtype(np_dtype)]
     except (KeyError, TypeError):
         supported = ", ".join(str(d.numpy) for d in ALL)
         raise TypeError(f"unsupported array dtype {np_dtype}; supported: {supported}") from None

@@ -93,7 +93,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *, generator=None,
         raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
     rng = generator._for(backend) if generator is not None else None
-    shape = _sizes((size,) if not isinstance(size, int) else ((size,),))
+    shape = _sizes((size,))  # a tuple, a list or a single int
     return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
 
 

@@ -26,9 +26,6 @@ from .ops.shapes import broadcasts_to, fmt, indexing_shape
 from .size import Size
 from .tensor_methods import TensorMethods
 
-# NumPy dtype -> our dtype, read on every tensor creation (``from_numpy`` handles the rest).
-_DTYPE_OF = {d.numpy: d for d in dtypes.ALL}
-
 
 class Tensor(TensorMethods):
     """A multi-dimensional array on a device, tracked by autograd when ``requires_grad``.
@@ -57,7 +54,7 @@ class Tensor(TensorMethods):
         t = object.__new__(cls)
         t._data = data
         t._backend = backend
-        t._dtype = _DTYPE_OF.get(data.dtype) or dtypes.from_numpy(data.dtype)
+        t._dtype = dtypes.BY_NUMPY.get(data.dtype) or dtypes.from_numpy(data.dtype)
         t.requires_grad = requires_grad
         t.grad = None
         t.grad_fn = grad_fn
