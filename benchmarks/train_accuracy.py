@@ -16,7 +16,7 @@ import numpy as np
 
 import minitorch_meta as mt
 from minitorch_meta.data import datasets
-from minitorch_meta.data.transforms import compute_mean_std
+from minitorch_meta.data.transforms import Normalize, ToTensor, compute_mean_std
 from minitorch_meta.models import LectureNet
 
 
@@ -25,9 +25,11 @@ def load(root: str, limit: int | None):
     test = datasets.FashionMNIST(root, train=False)
     mean, std = compute_mean_std(train.data)
 
+    normalize = Normalize(mean, std)
+
     def prepare(split):
-        x = (split.data.numpy().astype(np.float32) / 255 - mean) / std
-        return x[:limit, None].astype(np.float32), split.targets.numpy()[:limit]
+        x = normalize(ToTensor()(split.data[:limit])).numpy()
+        return x, split.targets.numpy()[:limit]
 
     return prepare(train), prepare(test)
 

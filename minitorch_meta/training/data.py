@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from ..data import DataLoader, TensorDataset, datasets
-from ..data.transforms import compute_mean_std, signed_one_hot
+from ..data.transforms import Normalize, ToTensor, compute_mean_std, signed_one_hot
 from ..factories import from_numpy
 
 TEST_BATCH_SIZE = 1000
@@ -30,8 +30,7 @@ def load_split(dataset: str, root: str, train: bool):
 
 def prepare(images: np.ndarray, labels: np.ndarray, mean: float, std: float, loss: str):
     """Normalised float32 images ``(N, 1, 28, 28)`` and targets for ``loss``."""
-    x = (images.astype(np.float32) / np.float32(255) - np.float32(mean)) / np.float32(std)
-    x = from_numpy(x.reshape(len(images), 1, *images.shape[1:]))
+    x = Normalize(mean, std)(ToTensor()(images))
     y = from_numpy(labels.astype(np.int64))
     if loss == "mse":  # the lecture's ±1 one-hot targets
         y = signed_one_hot(y, num_classes=10)
