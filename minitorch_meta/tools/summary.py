@@ -194,22 +194,18 @@ class _Recorder:
         self.total_products = 0
         self.total_flops = 0
 
+    @contextlib.contextmanager
     def hooks(self):
-        recorder = self
-
-        class _Hooks:
-            def __enter__(self):
-                self.handles = []
-                for module in recorder.model.modules():
-                    self.handles.append(module.register_forward_pre_hook(recorder.pre_hook))
-                    self.handles.append(module.register_forward_hook(recorder.post_hook))
-                return self
-
-            def __exit__(self, *exc_info):
-                for handle in self.handles:
-                    handle.remove()
-
-        return _Hooks()
+        """A pre- and a post-hook on every module for the duration of the block."""
+        handles = []
+        try:
+            for module in self.model.modules():
+                handles.append(module.register_forward_pre_hook(self.pre_hook))
+                handles.append(module.register_forward_hook(self.post_hook))
+            yield
+        finally:
+            for handle in handles:
+                handle.remove()
 
     def pre_hook(self, module, inputs):
         has_children = next(iter(module.children()), None) is not None
