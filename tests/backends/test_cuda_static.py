@@ -17,9 +17,10 @@ import pytest
 import minitorch_meta
 
 PACKAGE = Path(minitorch_meta.__file__).parent
-XP_FILE = PACKAGE / "backends" / "xp.py"
+# The shared kernels: xp.py and the mixins it is made of.
+XP_FILES = [PACKAGE / "backends" / name for name in ("xp.py", "xp_conv.py", "xp_pooling.py")]
 
-# Local names in xp.py that hold something other than a device array, and what they hold.
+# Local names in the kernel files that hold something other than a device array, and what they hold.
 NON_ARRAY_RECEIVERS = {
     "self": None, "super()": None,    # the backend itself
     "dtype": None,                    # a minitorch_meta dtype (``dtype.numpy``)
@@ -43,7 +44,7 @@ def _attribute_chain(node: ast.Attribute) -> list[str]:
 
 
 def collect_xp_names(source: str) -> dict[str, set[str]]:
-    """The names xp.py uses on the array module, on arrays, and on random generators."""
+    """The names a kernel file uses on the array module, on arrays, and on random generators."""
     found = {"module": set(), "array": set(), "generator": set()}
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Attribute) or isinstance(node.ctx, ast.Store):
@@ -79,7 +80,10 @@ def _outermost_only(tree_names: set[str]) -> set[str]:
 
 @pytest.fixture(scope="module")
 def xp_names():
-    names = collect_xp_names(XP_FILE.read_text())
+    names = {"module": set(), "array": set(), "generator": set()}
+    for path in XP_FILES:
+        for kind, found in collect_xp_names(path.read_text()).items():
+            names[kind] |= found
     names["module"] = _outermost_only(names["module"])
     return names
 
@@ -102,20 +106,20 @@ def _resolve(root, dotted: str) -> bool:
 def test_every_array_module_name_exists_in_cupy(xp_names):
     cupy = pytest.importorskip("cupy", reason="CuPy is not installed: pip install -e '.[cuda]'")
     missing = sorted(n for n in xp_names["module"] if not _resolve(cupy, n))
-    assert not missing, f"backends/xp.py calls xp.<name> that CuPy lacks: {missing}"
+    assert not missing, f"the shared kernels call xp.<name> that CuPy lacks: {missing}"
 
 
 def test_every_array_method_and_attribute_exists_on_cupy_arrays(xp_names):
     cupy = pytest.importorskip("cupy", reason="CuPy is not installed: pip install -e '.[cuda]'")
     # Attributes of the dtype object (x.dtype.kind) are NumPy dtypes in CuPy too.
     missing = sorted(n for n in xp_names["array"] if not hasattr(cupy.ndarray, n))
-    assert not missing, f"backends/xp.py uses array attributes that cupy.ndarray lacks: {missing}"
+    assert not missing, f"the shared kernels use attributes cupy.ndarray lacks: {missing}"
 
 
 def test_every_generator_method_exists_in_cupy(xp_names):
     cupy = pytest.importorskip("cupy", reason="CuPy is not installed: pip install -e '.[cuda]'")
     missing = sorted(n for n in xp_names["generator"] if not hasattr(cupy.random.Generator, n))
-    assert not missing, f"backends/xp.py uses generator methods CuPy lacks: {missing}"
+    assert not missing, f"the shared kernels use generator methods CuPy lacks: {missing}"
 
 
 def test_the_cupy_only_pieces_exist_in_cupy():
@@ -152,8 +156,9 @@ NUMPY_ALLOWED = {
 }
 
 # Where a NumPy call would bypass the array module of the inputs: never allowed.
-NUMPY_FORBIDDEN = ("backends/xp.py", "backends/cupy_backend.py", "ops/", "autograd.py",
-                   "nn/functional.py", "optim/")
+NUMPY_FORBIDDEN = ("backends/xp.py", "backends/xp_conv.py", "backends/xp_pooling.py",
+                   "backends/cupy_backend.py", "ops/", "autograd.py", "nn/functional.py",
+                   "optim/")
 
 
 def _names_numpy(path: Path) -> bool:
@@ -192,4 +197,4 @@ def test_only_the_listed_modules_name_numpy():
 
 def test_the_numpy_detector_works():
     assert _names_numpy(PACKAGE / "backends" / "numpy_backend.py")
-    assert not _names_numpy(XP_FILE)
+    assert not any(_names_numpy(path) for path in XP_FILES)
