@@ -63,6 +63,8 @@ class Conv2d(Function):
         if b is not None and tuple(b.shape) != (O,):
             raise ShapeError(op, f"bias should have shape ({O},) to match the {O} output channels "
                                  f"of weight {fmt(w.shape)}, but has shape {fmt(b.shape)}")
+        if b is not None:
+            shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
         stride, dilation = pair(self.stride, "stride"), pair(self.dilation, "dilation")
         if min(stride) <= 0:
             raise ShapeError(op, f"stride should be greater than zero, got {stride}")

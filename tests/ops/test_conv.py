@@ -45,6 +45,10 @@ CASES = [
     Case("stride_larger_than_kernel", conv(stride=3), [Arg((1, 2, 7, 8)), Arg((2, 2, 2, 2))]),
     Case("weight_only_grad", conv(stride=2, padding=1), [Arg(X.shape, grad=False), W, B]),
     Case("unbatched", conv(padding=1), [Arg((3, 5, 5)), W, B]),
+    # One input channel: im2col is built transposed (runs of output pixels).
+    Case("one_channel", conv(), [Arg((2, 1, 6, 7)), Arg((3, 1, 3, 2)), Arg((3,))]),
+    Case("one_channel_no_bias_strided_dilated_padded", conv(stride=2, dilation=2, padding=1),
+         [Arg((2, 1, 7, 6)), Arg((2, 1, 2, 3))]),
 ]
 
 
@@ -193,6 +197,9 @@ def test_dtype_mismatch():
     with pytest.raises(TypeError, match="conv2d: expected input and weight to have the same "
                                         "dtype"):
         mF.conv2d(mt.ones(1, 3, 5, 5, dtype=mt.float64), mt.ones(2, 3, 3, 3))
+    # The bias is added inside the GEMM: a float64 bias must not turn the output float64.
+    with pytest.raises(TypeError, match=r"input and bias to have the same dtype"):
+        mF.conv2d(mt.ones(1, 3, 5, 5), mt.ones(2, 3, 3, 3), mt.ones(2, dtype=mt.float64))
 
 
 def test_float32_conv_stays_float32_and_float64_stays_float64():
@@ -218,3 +225,30 @@ def test_inference_path_equals_the_training_path(kwargs):
         inferred = mF.conv2d(x, w, b, **kwargs)
     np.testing.assert_allclose(inferred.numpy(), trained.detach().numpy(), rtol=1e-5,
                                atol=1e-5)
+
+
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
+    """A tiny weight gradient (few filters, one channel) over > GRADIENT_BLOCK_ROWS im2col
+    rows is summed block by block; its values (and the bias gradient that rides in the same
+    GEMM) must still equal PyTorch's."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for this check")
+    from minitorch_meta.backends.xp_conv import GRADIENT_BLOCK_ROWS
+
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((4, 1, 30, 30))
+    w_np = rng.standard_normal((4, 1, 5, 5))
+    b_np = rng.standard_normal(4)
+    assert 4 * 26 * 26 > 2 * GRADIENT_BLOCK_ROWS  # several blocks, and a partial last one
+    x = mt.tensor(x_np, requires_grad=True)
+    w = mt.tensor(w_np, requires_grad=True)
+    b = mt.tensor(b_np, requires_grad=True) if with_bias else None
+    tx = torch.tensor(x_np, requires_grad=True)
+    tw = torch.tensor(w_np, requires_grad=True)
+    tb = torch.tensor(b_np, requires_grad=True) if with_bias else None
+    mF.conv2d(x, w, b).pow(2).sum().backward()
+    torch.nn.functional.conv2d(tx, tw, tb).pow(2).sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-10)
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
+    if with_bias:
+        np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-10)
