@@ -43,9 +43,14 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
     conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
-    max_pool2d(x, kernel, stride, padding, dilation, out_hw, with_indices) -> (y, indices)
-                                (``indices`` is None when ``with_indices`` is False)
-    max_pool2d_backward(gy, indices, x_shape, kernel, stride, dilation) -> gx
+    max_pool2d(x, kernel, stride, padding, dilation, out_hw, with_argmax) -> (y, argmax)
+                                (``argmax``: each window's winning tap, i.e. the row-major
+                                position ``i * kW + j`` of its first maximum in the kernel, in
+                                an integer dtype of the backend's choice; None when
+                                ``with_argmax`` is False)
+    max_pool2d_indices(argmax, x_shape, kernel, stride, padding, dilation) -> indices
+                                (int64 flat positions in each input plane, PyTorch's)
+    max_pool2d_backward(gy, argmax, x_shape, kernel, stride, padding, dilation) -> gx
 """
 
 from __future__ import annotations
@@ -100,7 +105,9 @@ class Backend:
     def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
-    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_indices=True):
+    def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_argmax=True):
         self._missing("max_pool2d")
-    def max_pool2d_backward(self, gy, indices, x_shape, kernel, stride, dilation):
+    def max_pool2d_indices(self, argmax, x_shape, kernel, stride, padding, dilation):
+        self._missing("max_pool2d_indices")
+    def max_pool2d_backward(self, gy, argmax, x_shape, kernel, stride, padding, dilation):
         self._missing("max_pool2d_backward")

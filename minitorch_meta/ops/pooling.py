@@ -10,7 +10,11 @@ from .shapes import ShapeError, fmt
 
 
 class MaxPool2d(Function):
-    """Maximum over sliding windows; also returns each maximum's flat index in its plane.
+    """Maximum over sliding windows; with ``return_indices``, also each maximum's flat
+    index in its input plane (int64, PyTorch's ``indices``).
+
+    For backward, forward keeps only each window's winning tap (its row-major position in
+    the kernel, one byte per output), and nothing when autograd does not record.
 
     Shape:
         input ``(N, C, H, W)`` -> output and indices ``(N, C, H_out, W_out)`` with
@@ -26,7 +30,7 @@ class MaxPool2d(Function):
 
     def __init__(self, **hyper_parameters):
         super().__init__(**hyper_parameters)
-        # Indices are an output only when asked for; backward computes them anyway.
+        # Indices are an output only when asked for; backward needs only the winning taps.
         self.multiple_outputs = self.return_indices
 
     def infer(self, x):
@@ -63,12 +67,18 @@ class MaxPool2d(Function):
         return shape, x.dtype
 
     def forward(self, backend, x):
-        with_indices = self.recording or self.return_indices
-        y, indices = backend.max_pool2d(x, *self.geometry, with_indices=with_indices)
-        self.indices = indices
-        return (y, indices) if self.return_indices else y
+        kernel, stride, padding, dilation, out_hw = self.geometry
+        # The winning tap of each window (one byte per output) is all backward needs; the
+        # int64 indices are made from it only for the user.
+        y, argmax = backend.max_pool2d(x, kernel, stride, padding, dilation, out_hw,
+                                       with_argmax=self.recording or self.return_indices)
+        self.argmax = argmax if self.recording else None
+        if not self.return_indices:
+            return y
+        return y, backend.max_pool2d_indices(argmax, x.shape, kernel, stride, padding, dilation)
 
     def backward(self, backend, gy):
-        kernel, stride, _, dilation, _ = self.geometry
+        kernel, stride, padding, dilation, _ = self.geometry
         shape = tuple(self.input_specs[0][0])
-        return (backend.max_pool2d_backward(gy, self.indices, shape, kernel, stride, dilation),)
+        return (backend.max_pool2d_backward(gy, self.argmax, shape, kernel, stride, padding,
+                                            dilation),)

@@ -189,3 +189,268 @@ def test_inference_path_propagates_nan():
     with mt.no_grad():
         y = mF.max_pool2d(x, 2)
     assert np.isnan(y.numpy()[0, 0, 0, 0]) and not np.isnan(y.numpy()[0, 0, 1, 1])
+
+
+# -- the kernels' paths: layouts, chunks, ties, NaN, integers, wide kernels --------------
+#
+# Forward keeps each window's winning tap (uint8) for backward, in the input's layout, a
+# cache-sized chunk of samples at a time; backward scatters a chunk at a time on the
+# padded plane. The tests below pin those paths to PyTorch and to a loop-by-loop reference.
+
+def _stored(x_nchw, channels_last):
+    """``x_nchw`` as a contiguous NCHW array, or as an NCHW view of NHWC storage."""
+    if channels_last:
+        return np.ascontiguousarray(x_nchw.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x_nchw)
+
+
+def _is_channels_last(a):
+    return a.strides[1] < min(a.strides[2:])
+
+
+@pytest.fixture(params=["whole", "chunked"])
+def chunking(request, monkeypatch):
+    """Default chunk sizes, or 2100 bytes: one or two of these samples per chunk, so there
+    are several chunks, often with a shorter last one."""
+    if request.param == "chunked":
+        from minitorch_meta.backends import xp_pooling
+
+        monkeypatch.setattr(xp_pooling, "POOL_CHUNK_BYTES", 2100)
+        monkeypatch.setattr(xp_pooling, "POOL_BACKWARD_CHUNK_BYTES", 2100)
+    return request.param
+
+
+def _cpu():
+    from minitorch_meta.backends.registry import get_backend
+
+    return get_backend(mt.device("cpu"))
+
+
+GEOMETRIES = [
+    ((8, 4, 8, 8), dict(kernel_size=2)),                       # windows tile the input
+    ((7, 4, 9, 9), dict(kernel_size=3)),
+    ((7, 4, 9, 7), dict(kernel_size=2)),                       # a row and a column left over
+    ((5, 3, 8, 9), dict(kernel_size=(2, 3), stride=(2, 3))),
+    ((5, 3, 8, 8), dict(kernel_size=3, stride=2, padding=1)),  # overlapping and padded
+    ((5, 3, 8, 8), dict(kernel_size=2, stride=1)),             # overlapping
+    ((5, 3, 8, 8), dict(kernel_size=2, stride=3)),             # gaps between windows
+    ((5, 3, 9, 9), dict(kernel_size=2, dilation=2)),
+    ((5, 3, 7, 7), dict(kernel_size=2, ceil_mode=True)),       # last windows hang over
+]
+
+
+@pytest.mark.parametrize("shape, kw", GEOMETRIES, ids=lambda v: str(v))
+@pytest.mark.parametrize("channels_last", [False, True], ids=["nchw", "channels_last"])
+@pytest.mark.parametrize("gy_channels_last", [False, True], ids=["gy_nchw", "gy_cl"])
+@pytest.mark.parametrize("ties", [False, True], ids=["distinct", "ties"])
+def test_layouts_chunks_and_ties_against_torch(shape, kw, channels_last, gy_channels_last,
+                                               ties, chunking):
+    """Values, indices and gradients equal PyTorch's whatever the layouts of x and of the
+    incoming gradient; with ties, the first maximum in row-major window order wins and
+    alone receives the gradient."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    rng = np.random.default_rng(0)
+    if ties:  # few distinct values: most windows hold their maximum several times
+        x = rng.integers(-2, 3, shape).astype(np.float32)
+    else:
+        x = rng.permutation(int(np.prod(shape))).reshape(shape).astype(np.float32)
+    tx = torch.tensor(x, requires_grad=True)
+    ref, ref_indices = torch.nn.functional.max_pool2d(tx, return_indices=True, **kw)
+    gy = rng.standard_normal(tuple(ref.shape)).astype(np.float32)
+    ref.backward(torch.tensor(gy))
+
+    ox = mt.from_numpy(_stored(x, channels_last)).requires_grad_()
+    out, indices = mF.max_pool2d(ox, return_indices=True, **kw)
+    out.backward(mt.from_numpy(_stored(gy, gy_channels_last)))
+    np.testing.assert_array_equal(out.detach().numpy(), ref.detach().numpy())
+    np.testing.assert_array_equal(indices.numpy(), ref_indices.numpy())
+    np.testing.assert_allclose(ox.grad.numpy(), tx.grad.numpy(), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("channels_last", [False, True], ids=["nchw", "channels_last"])
+@pytest.mark.parametrize("kernel, stride, padding, out_hw", [
+    ((3, 3), (3, 3), (0, 0), (3, 2)), ((2, 2), (1, 1), (1, 1), (10, 8)),
+    ((9, 7), (9, 7), (0, 0), (1, 1))], ids=["tiling", "overlapping", "global"])
+def test_outputs_taps_and_gradient_keep_the_input_layout(channels_last, kernel, stride,
+                                                         padding, out_hw):
+    """A channels-last input gives channels-last outputs, taps, indices and gradient (the
+    next convolution's backward reads them that way); a contiguous one stays contiguous."""
+    backend = _cpu()
+    x = _stored(np.random.default_rng(1).standard_normal((2, 5, 9, 7)).astype(np.float32),
+                channels_last)
+    y, argmax = backend.max_pool2d(x, kernel, stride, padding, (1, 1), out_hw)
+    indices = backend.max_pool2d_indices(argmax, x.shape, kernel, stride, padding, (1, 1))
+    gx = backend.max_pool2d_backward(np.ones_like(y), argmax, x.shape, kernel, stride,
+                                     padding, (1, 1))
+    assert argmax.dtype == np.uint8 and indices.dtype == np.int64
+    assert y.shape == argmax.shape == indices.shape == (2, 5) + out_hw
+    for a in (y, argmax, indices, gx):
+        assert _is_channels_last(a) == channels_last
+        assert a.transpose((0, 2, 3, 1) if channels_last else (0, 1, 2, 3)).flags.c_contiguous
+    ref = mF.max_pool2d(mt.tensor(np.ascontiguousarray(x)), kernel, stride, padding,
+                        return_indices=True)
+    np.testing.assert_array_equal(y, ref[0].numpy())
+    np.testing.assert_array_equal(indices, ref[1].numpy())
+
+
+def test_backward_keeps_only_one_byte_per_output():
+    """Recording saves the uint8 winning taps, not int64 indices; inference saves nothing."""
+    x = mt.randn(2, 3, 8, 8, requires_grad=True)
+    y = mF.max_pool2d(x, 2)
+    assert y.grad_fn.argmax.dtype == np.uint8 and y.grad_fn.argmax.shape == (2, 3, 4, 4)
+    values, indices = mF.max_pool2d(x, 2, return_indices=True)
+    assert indices.dtype is mt.int64 and values.grad_fn.argmax.dtype == np.uint8
+    with mt.no_grad():
+        values, indices = mF.max_pool2d(x, 2, return_indices=True)
+    assert indices.dtype is mt.int64 and values.grad_fn is None
+
+
+@pytest.mark.parametrize("channels_last", [False, True], ids=["nchw", "channels_last"])
+@pytest.mark.parametrize("kernel, stride, padding, out_hw", [
+    ((2, 2), (2, 2), (0, 0), (3, 3)), ((3, 3), (1, 1), (1, 1), (6, 6))],
+    ids=["tiling", "overlapping"])
+def test_nan_is_the_maximum_and_the_first_nan_wins(channels_last, kernel, stride, padding,
+                                                   out_hw):
+    """NaN is picked as the maximum. Of several NaN in one window the first (row-major) is
+    the index and gets the gradient: NumPy's argmax rule. (PyTorch's CPU kernel picks the
+    last one; both agree when a window holds one NaN.)"""
+    x = np.arange(2 * 3 * 6 * 6, dtype=np.float32).reshape(2, 3, 6, 6)
+    x[0, 1, 0, 1] = x[0, 1, 1, 0] = np.nan  # two NaN in the first window of plane (0, 1)
+    x[1, 2, 5, 5] = np.nan
+    gy = np.random.default_rng(6).standard_normal((2, 3) + out_hw).astype(np.float32)
+    ref_y, ref_indices, ref_gx = _reference_max_pool(x, gy, kernel, stride, padding, (1, 1),
+                                                     out_hw)
+    ox = mt.from_numpy(_stored(x, channels_last)).requires_grad_()
+    out, indices = mF.max_pool2d(ox, kernel, stride, padding, return_indices=True)
+    out.backward(mt.tensor(gy))
+    assert np.isnan(out.detach().numpy()[0, 1, 0, 0]) and indices.numpy()[0, 1, 0, 0] == 1
+    np.testing.assert_array_equal(out.detach().numpy(), ref_y)
+    np.testing.assert_array_equal(indices.numpy(), ref_indices)
+    np.testing.assert_allclose(ox.grad.numpy(), ref_gx, rtol=1e-6)
+    with mt.no_grad():  # the inference path agrees on which outputs are NaN
+        np.testing.assert_array_equal(mF.max_pool2d(ox, kernel, stride, padding).numpy(), ref_y)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8])
+@pytest.mark.parametrize("channels_last", [False, True], ids=["nchw", "channels_last"])
+@pytest.mark.parametrize("kw", [dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1),
+                                dict(kernel_size=2, stride=2, ceil_mode=True)],
+                         ids=["tiling", "padded", "ceil_mode"])
+def test_integer_inputs_against_torch(dtype, channels_last, kw):
+    """Integers pool exactly, padding with the dtype's lowest value (ties: first wins)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    x = np.random.default_rng(2).integers(0, 5, (2, 3, 7, 7)).astype(dtype)
+    ref, ref_indices = torch.nn.functional.max_pool2d(torch.tensor(x), return_indices=True,
+                                                      **kw)
+    out, indices = mF.max_pool2d(mt.from_numpy(_stored(x, channels_last)),
+                                 return_indices=True, **kw)
+    assert out.numpy().dtype == dtype
+    np.testing.assert_array_equal(out.numpy(), ref.numpy())
+    np.testing.assert_array_equal(indices.numpy(), ref_indices.numpy())
+
+
+def test_non_finite_output_gradients_reach_only_the_winners():
+    """inf and NaN in the incoming gradient land on the winning inputs only; every other
+    input gets exactly zero (no inf * 0 = NaN leaking into them)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 4, 6, 6)).astype(np.float32)
+    gy = rng.standard_normal((2, 4, 3, 3)).astype(np.float32)
+    gy[0, 0, 0, 0], gy[1, 3, 2, 1], gy[0, 2, 1, 1] = np.inf, np.nan, -np.inf
+    for channels_last in (False, True):
+        tx = torch.tensor(x, requires_grad=True)
+        torch.nn.functional.max_pool2d(tx, 2).backward(torch.tensor(gy))
+        ox = mt.from_numpy(_stored(x, channels_last)).requires_grad_()
+        mF.max_pool2d(ox, 2).backward(mt.tensor(gy))
+        np.testing.assert_array_equal(ox.grad.numpy(), tx.grad.numpy())
+        assert np.isnan(ox.grad.numpy()).sum() == 1 and np.isinf(ox.grad.numpy()).sum() == 2
+
+
+def test_kernels_of_more_than_256_taps_against_torch():
+    """Taps no longer fit a byte: they are kept as int64, with the same results."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    x = np.random.default_rng(4).standard_normal((2, 3, 18, 20)).astype(np.float32)
+    for kw in (dict(kernel_size=17, stride=1), dict(kernel_size=(17, 16), stride=(1, 4))):
+        tx = torch.tensor(x, requires_grad=True)
+        ref, ref_indices = torch.nn.functional.max_pool2d(tx, return_indices=True, **kw)
+        ref.sum().backward()
+        ox = mt.tensor(x, requires_grad=True)
+        out, indices = mF.max_pool2d(ox, return_indices=True, **kw)
+        assert out.grad_fn.argmax.dtype == np.int64
+        out.sum().backward()
+        np.testing.assert_array_equal(out.detach().numpy(), ref.detach().numpy())
+        np.testing.assert_array_equal(indices.numpy(), ref_indices.numpy())
+        np.testing.assert_array_equal(ox.grad.numpy(), tx.grad.numpy())
+
+
+def _reference_max_pool(x, gy, kernel, stride, padding, dilation, out_hw):
+    """Loop-by-loop max pooling: first maximum (or first NaN) of each window in row-major
+    order, positions outside the input count as -inf; gradients summed in output order."""
+    N, C, H, W = x.shape
+    y = np.empty((N, C) + out_hw, x.dtype)
+    indices = np.empty((N, C) + out_hw, np.int64)
+    gx = np.zeros(x.shape, gy.dtype)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    for n, c, oh, ow in np.ndindex(N, C, *out_hw):
+        best = None
+        for i, j in np.ndindex(*kernel):
+            r = oh * stride[0] + i * dilation[0] - padding[0]
+            q = ow * stride[1] + j * dilation[1] - padding[1]
+            v = x[n, c, r, q] if 0 <= r < H and 0 <= q < W else x.dtype.type(low)
+            if best is None or (not np.isnan(best[0]) and (np.isnan(v) or v > best[0])):
+                best = (v, r, q)
+        v, r, q = best
+        y[n, c, oh, ow], indices[n, c, oh, ow] = v, r * W + q
+        if 0 <= r < H and 0 <= q < W:  # a window wholly in the padding routes nowhere
+            gx[n, c, r, q] += gy[n, c, oh, ow]
+    return y, indices, gx
+
+
+def _reference_configs(count, seed=5):
+    from minitorch_meta.ops import shapes
+
+    rng = np.random.default_rng(seed)
+    configs = []
+    while len(configs) < count:
+        h, w = (int(v) for v in rng.integers(1, 10, 2))
+        kernel = tuple(int(v) for v in rng.integers(1, 5, 2))
+        stride = kernel if rng.random() < 0.4 else tuple(int(v) for v in rng.integers(1, 4, 2))
+        dilation = tuple(int(v) for v in rng.integers(1, 3, 2))
+        padding = tuple(int(rng.integers(0, k // 2 + 1)) for k in kernel)
+        ceil_mode = bool(rng.integers(0, 2))
+        out_hw = tuple(shapes.conv_out_size(*a, ceil_mode) for a in
+                       zip((h, w), kernel, stride, padding, dilation))
+        if min(out_hw) >= 1:
+            configs.append(((3, 3, h, w), kernel, stride, padding, dilation, out_hw))
+    return configs
+
+
+@pytest.mark.parametrize("config", _reference_configs(80), ids=lambda c: str(c[1:5]))
+def test_against_a_loop_by_loop_reference(config, chunking):
+    """Bit-exact against the reference, including ties, NaN, integers, windows lying wholly
+    in the padding (their gradient is dropped: PyTorch 2.13 corrupts memory there) and
+    overlapping windows (summed in output order, as a scatter-add)."""
+    shape, kernel, stride, padding, dilation, out_hw = config
+    backend = _cpu()
+    rng = np.random.default_rng(abs(hash(config)) % 2**32)
+    for dtype, channels_last in (("float32", False), ("float32", True), ("int32", True)):
+        x = rng.integers(-3, 4, shape).astype(dtype)  # small range: ties everywhere
+        if dtype == "float32":
+            x[rng.random(shape) < 0.05] = np.nan
+        x = _stored(x, channels_last)
+        gy = rng.standard_normal((shape[0], shape[1]) + out_hw).astype(np.float32)
+        ref_y, ref_indices, ref_gx = _reference_max_pool(x, gy, kernel, stride, padding,
+                                                         dilation, out_hw)
+        y, argmax = backend.max_pool2d(x, kernel, stride, padding, dilation, out_hw)
+        inferred, _ = backend.max_pool2d(x, kernel, stride, padding, dilation, out_hw,
+                                         with_argmax=False)
+        indices = backend.max_pool2d_indices(argmax, shape, kernel, stride, padding, dilation)
+        gx = backend.max_pool2d_backward(gy, argmax, shape, kernel, stride, padding, dilation)
+        np.testing.assert_array_equal(y, ref_y)
+        np.testing.assert_array_equal(inferred, ref_y)
+        np.testing.assert_array_equal(indices, ref_indices)
+        assert gx.tobytes(order="C") == ref_gx.tobytes(order="C")  # bit-exact sums
