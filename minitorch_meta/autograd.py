@@ -126,7 +126,8 @@ def _run(roots, retain_graph: bool) -> None:
     for node, grad in roots:
         _add_grad(pending, node, grad)
     ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
-    seen_ready = set(ready)
+    # Every edge into a node decrements its count once, so a node reaches zero (and is
+    # made ready) exactly once: no set of nodes already made ready is needed.
     with no_grad():
         while ready:
             node = ready.pop()
@@ -146,10 +147,13 @@ def _run(roots, retain_graph: bool) -> None:
                 if next_node is None:
                     continue
                 if g is not None:
-                    _add_grad(pending, next_node, g)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0 and next_node not in seen_ready:
-                    seen_ready.add(next_node)
+                    if next_node in pending:  # _add_grad, inlined: it runs once per edge
+                        pending[next_node] = next_node.backend.binary("add", pending[next_node], g)
+                    else:
+                        pending[next_node] = g
+                count = dependencies[next_node] - 1
+                dependencies[next_node] = count
+                if count == 0:
                     ready.append(next_node)
 
 
@@ -183,14 +187,17 @@ def _count_dependencies(start_nodes) -> dict:
     """How many edges point at each node reachable from ``start_nodes`` (iterative DFS)."""
     dependencies = {}
     stack = list(start_nodes)
-    visited = set(stack)
+    starts = set(stack)
     while stack:
         node = stack.pop()
         for next_node in node.next_functions:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in visited:
-                visited.add(next_node)
-                stack.append(next_node)
+            count = dependencies.get(next_node)
+            if count is None:  # the first edge into it: walk on from it (roots already are)
+                dependencies[next_node] = 1
+                if next_node not in starts:
+                    stack.append(next_node)
+            else:
+                dependencies[next_node] = count + 1
     return dependencies

@@ -12,17 +12,31 @@ from numbers import Number
 from .ops import elementwise as ew
 from .ops import layout, linalg, reduction
 
+# ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
+# cannot be imported here at load time, and an import inside ``_binary`` would cost ~1 µs
+# on every ``a + b``.
+_tensor_type = None
 
-def _binary(op_class, a, b):
+
+def _find_tensor_type() -> type:
+    global _tensor_type
     from .tensor import Tensor
 
-    if isinstance(b, Tensor):
-        if isinstance(a, Tensor):
-            return op_class.apply(a, b)
+    _tensor_type = Tensor
+    return Tensor
+
+
+def _binary(op_class, a, b):
+    """``a op b`` where ``a`` or ``b`` is a Tensor and the other a Tensor or a scalar."""
+    tensor = _tensor_type or _find_tensor_type()
+    if isinstance(b, tensor):
+        if isinstance(a, tensor):
+            return op_class()(a, b)
         return op_class(scalar=a, reflected=True)(b)
-    if not isinstance(b, (Number,)) and not _is_numpy_scalar(b):
-        return NotImplemented
-    return op_class(scalar=b)(a)
+    # float and int first: isinstance against the Number ABC costs ~7x more.
+    if type(b) in (float, int) or isinstance(b, Number) or _is_numpy_scalar(b):
+        return op_class(scalar=b)(a)
+    return NotImplemented
 
 
 def _is_numpy_scalar(value) -> bool:
@@ -77,32 +91,32 @@ def ge(input, other):
 
 
 def neg(input):
-    return ew.Neg.apply(input)
+    return ew.Neg()(input)
 
 
 def abs(input):  # noqa: A001 - PyTorch's name
-    return ew.Abs.apply(input)
+    return ew.Abs()(input)
 
 
 def exp(input):
-    return ew.Exp.apply(input)
+    return ew.Exp()(input)
 
 
 def log(input):
-    return ew.Log.apply(input)
+    return ew.Log()(input)
 
 
 def sqrt(input):
-    return ew.Sqrt.apply(input)
+    return ew.Sqrt()(input)
 
 
 def relu(input):
-    return ew.Relu.apply(input)
+    return ew.Relu()(input)
 
 
 def where(condition, input, other):
     """``input`` where ``condition`` holds, else ``other`` (tensors, broadcast together)."""
-    return ew.Where.apply(condition, input, other)
+    return ew.Where()(condition, input, other)
 
 
 def sum(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
@@ -116,7 +130,7 @@ def mean(input, dim=None, keepdim: bool = False):
 def max(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
     """The largest element, or ``(values, indices)`` along ``dim``."""
     if dim is None:
-        return reduction.MaxAll.apply(input)
+        return reduction.MaxAll()(input)
     from .return_types import MaxResult
 
     return MaxResult(*reduction.MaxDim(dim=dim, keepdim=keepdim)(input))
@@ -151,11 +165,11 @@ def any(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
 
 
 def tanh(input):
-    return ew.Tanh.apply(input)
+    return ew.Tanh()(input)
 
 
 def sigmoid(input):
-    return ew.Sigmoid.apply(input)
+    return ew.Sigmoid()(input)
 
 
 def cat(tensors, dim: int = 0):
@@ -177,17 +191,17 @@ def stack(tensors, dim: int = 0):
 
 def mm(input, mat2):
     """Matrix product ``(n, k) @ (k, m) -> (n, m)``."""
-    return linalg.Mm.apply(input, mat2)
+    return linalg.Mm()(input, mat2)
 
 
 def mv(input, vec):
     """Matrix-vector product ``(n, k) @ (k,) -> (n,)``."""
-    return linalg.Mv.apply(input, vec)
+    return linalg.Mv()(input, vec)
 
 
 def matmul(input, other):
     """``input @ other`` for 1-D, 2-D and batched operands."""
-    return linalg.Matmul.apply(input, other)
+    return linalg.Matmul()(input, other)
 
 
 def addmm(input, mat1, mat2, *, beta: Number = 1, alpha: Number = 1):
@@ -209,7 +223,7 @@ def transpose(input, dim0: int, dim1: int):
 
 
 def t(input):
-    return layout.T.apply(input)
+    return layout.T()(input)
 
 
 def permute(input, dims):
@@ -225,7 +239,7 @@ def squeeze(input, dim: int | None = None):
 
 
 def clone(input):
-    return layout.Clone.apply(input)
+    return layout.Clone()(input)
 
 
 def numel(input) -> int:

@@ -1,8 +1,17 @@
-"""``TensorMethods``: the math methods of ``Tensor``, each one line over ``functions``."""
+"""``TensorMethods``: the math methods of ``Tensor``, each the function of the same name.
+
+A method is the module-level function itself (``mv = F.mv``: ``t.mv(v)`` calls
+``F.mv(t, v)``), so a method and ``minitorch_meta.<name>`` never differ, and a method
+call costs no extra Python frame (per-op overhead matters in loops over tiny tensors).
+Only methods whose arguments differ from the function's (``view(2, 3)``, reflected
+operators) are written out.
+"""
 
 from __future__ import annotations
 
 from . import functions as F
+from .ops import elementwise as ew
+from .ops import layout
 
 
 def _shape_args(shape) -> tuple:
@@ -18,179 +27,60 @@ class TensorMethods:
     __slots__ = ()
 
     # arithmetic (reflected forms swap the operands)
-    def __add__(self, other):
-        return F.add(self, other)
+    __add__ = F.add
+    __sub__ = F.sub
+    __mul__ = F.mul
+    __truediv__ = F.div
+    __pow__ = F.pow
+    __neg__ = F.neg
+    __abs__ = F.abs
+    __matmul__ = F.matmul
 
     def __radd__(self, other):
-        return F._binary(_ew().Add, other, self)
-
-    def __sub__(self, other):
-        return F.sub(self, other)
+        return F._binary(ew.Add, other, self)
 
     def __rsub__(self, other):
-        return F._binary(_ew().Sub, other, self)
-
-    def __mul__(self, other):
-        return F.mul(self, other)
+        return F._binary(ew.Sub, other, self)
 
     def __rmul__(self, other):
-        return F._binary(_ew().Mul, other, self)
-
-    def __truediv__(self, other):
-        return F.div(self, other)
+        return F._binary(ew.Mul, other, self)
 
     def __rtruediv__(self, other):
-        return F._binary(_ew().Div, other, self)
-
-    def __pow__(self, other):
-        return F.pow(self, other)
+        return F._binary(ew.Div, other, self)
 
     def __rpow__(self, other):
-        return F._binary(_ew().Pow, other, self)
-
-    def __neg__(self):
-        return F.neg(self)
-
-    def __abs__(self):
-        return F.abs(self)
-
-    def __matmul__(self, other):
-        return F.matmul(self, other)
+        return F._binary(ew.Pow, other, self)
 
     def __rmatmul__(self, other):
         return F.matmul(other, self)
 
     # comparisons (``==`` compares elementwise, as in PyTorch)
-    def __eq__(self, other):
-        return F.eq(self, other)
+    __eq__ = F.eq
+    __ne__ = F.ne
+    __lt__ = F.lt
+    __le__ = F.le
+    __gt__ = F.gt
+    __ge__ = F.ge
 
-    def __ne__(self, other):
-        return F.ne(self, other)
-
-    def __lt__(self, other):
-        return F.lt(self, other)
-
-    def __le__(self, other):
-        return F.le(self, other)
-
-    def __gt__(self, other):
-        return F.gt(self, other)
-
-    def __ge__(self, other):
-        return F.ge(self, other)
-
-    def add(self, other, alpha=1):
-        return F.add(self, other, alpha)
-
-    def sub(self, other, alpha=1):
-        return F.sub(self, other, alpha)
-
-    def mul(self, other):
-        return F.mul(self, other)
-
-    def div(self, other):
-        return F.div(self, other)
-
-    def pow(self, exponent):
-        return F.pow(self, exponent)
-
-    def eq(self, other):
-        return F.eq(self, other)
-
-    def ne(self, other):
-        return F.ne(self, other)
-
-    def lt(self, other):
-        return F.lt(self, other)
-
-    def le(self, other):
-        return F.le(self, other)
-
-    def gt(self, other):
-        return F.gt(self, other)
-
-    def ge(self, other):
-        return F.ge(self, other)
-
-    def neg(self):
-        return F.neg(self)
-
-    def abs(self):
-        return F.abs(self)
-
-    def exp(self):
-        return F.exp(self)
-
-    def log(self):
-        return F.log(self)
-
-    def sqrt(self):
-        return F.sqrt(self)
-
-    def relu(self):
-        return F.relu(self)
+    add, sub, mul, div, pow = F.add, F.sub, F.mul, F.div, F.pow
+    eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
+    neg, abs, exp, log, sqrt, relu = F.neg, F.abs, F.exp, F.log, F.sqrt, F.relu
+    tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
 
     # reductions
-    def sum(self, dim=None, keepdim=False):
-        return F.sum(self, dim, keepdim)
-
-    def mean(self, dim=None, keepdim=False):
-        return F.mean(self, dim, keepdim)
-
-    def max(self, dim=None, keepdim=False):
-        return F.max(self, dim, keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        return F.argmax(self, dim, keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        return F.min(self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim=False):
-        return F.argmin(self, dim, keepdim)
-
-    def all(self, dim=None, keepdim=False):
-        return F.all(self, dim, keepdim)
-
-    def any(self, dim=None, keepdim=False):
-        return F.any(self, dim, keepdim)
-
-    def tanh(self):
-        return F.tanh(self)
-
-    def var(self, dim=None, keepdim=False, *, correction=1):
-        return F.var(self, dim, keepdim, correction=correction)
-
-    def std(self, dim=None, keepdim=False, *, correction=1):
-        return F.std(self, dim, keepdim, correction=correction)
-
-    def softmax(self, dim):
-        return F.softmax(self, dim)
-
-    def log_softmax(self, dim):
-        return F.log_softmax(self, dim)
-
-    def sigmoid(self):
-        return F.sigmoid(self)
+    sum, mean, var, std = F.sum, F.mean, F.var, F.std
+    max, argmax, min, argmin = F.max, F.argmax, F.min, F.argmin
+    all, any = F.all, F.any
 
     # products
-    def mm(self, mat2):
-        return F.mm(self, mat2)
-
-    def mv(self, vec):
-        return F.mv(self, vec)
-
-    def matmul(self, other):
-        return F.matmul(self, other)
-
-    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-        return F.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+    mm, mv, matmul, addmm = F.mm, F.mv, F.matmul, F.addmm
 
     # shape
-    def view(self, *shape):
-        from .ops.layout import View
+    flatten, t, transpose = F.flatten, F.t, F.transpose
+    unsqueeze, squeeze = F.unsqueeze, F.squeeze
 
-        return View(shape=_shape_args(shape))(self)
+    def view(self, *shape):
+        return layout.View(shape=_shape_args(shape))(self)
 
     def view_as(self, other):
         return self.view(tuple(other.shape))
@@ -198,39 +88,15 @@ class TensorMethods:
     def reshape(self, *shape):
         return F.reshape(self, _shape_args(shape))
 
-    def flatten(self, start_dim=0, end_dim=-1):
-        return F.flatten(self, start_dim, end_dim)
-
-    def t(self):
-        return F.t(self)
-
     @property
     def T(self):  # noqa: N802 - PyTorch's name
         return F.permute(self, tuple(reversed(range(self.dim()))))
 
-    def transpose(self, dim0, dim1):
-        return F.transpose(self, dim0, dim1)
-
     def permute(self, *dims):
         return F.permute(self, _shape_args(dims))
 
-    def unsqueeze(self, dim):
-        return F.unsqueeze(self, dim)
-
-    def squeeze(self, dim=None):
-        return F.squeeze(self, dim)
-
     def expand(self, *shape):
-        from .ops.layout import Expand
-
-        return Expand(shape=_shape_args(shape))(self)
+        return layout.Expand(shape=_shape_args(shape))(self)
 
     def expand_as(self, other):
         return self.expand(tuple(other.shape))
-
-
-def _ew():
-    from .ops import elementwise
-
-    return elementwise
-

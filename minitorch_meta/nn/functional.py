@@ -66,18 +66,19 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         input ``(*, in_features)``, weight ``(out_features, in_features)``,
         bias ``(out_features,)`` -> ``(*, out_features)``.
     """
-    if weight.dim() != 2:
+    shape, weight_shape = input.shape, weight.shape  # read once: each read builds a Size
+    if len(weight_shape) != 2:
         raise ShapeError("linear", f"expected weight to be 2-D (out_features, in_features), got "
-                                   f"shape {fmt(weight.shape)}")
-    if input.dim() == 0 or input.shape[-1] != weight.shape[1]:
-        raise ShapeError("linear", f"input has {input.shape[-1] if input.dim() else 0} features "
-                                   f"(last dimension of input shape {fmt(input.shape)}) but weight "
-                                   f"{fmt(weight.shape)} expects in_features={weight.shape[1]}")
-    if input.dim() == 2:
+                                   f"shape {fmt(weight_shape)}")
+    if not shape or shape[-1] != weight_shape[1]:
+        raise ShapeError("linear", f"input has {shape[-1] if shape else 0} features "
+                                   f"(last dimension of input shape {fmt(shape)}) but weight "
+                                   f"{fmt(weight_shape)} expects in_features={weight_shape[1]}")
+    if len(shape) == 2:
         w_t = weight.t()
         if bias is None:
             return functions.mm(input, w_t)
-        return linalg.Addmm.apply(bias, input, w_t)
+        return linalg.Addmm()(bias, input, w_t)
     y = functions.matmul(input, weight.t())
     return y + bias if bias is not None else y
 

@@ -21,6 +21,14 @@ class Binary(Function):
     kernel = "add"
     scalar = None
     reflected = False
+    _hyper = ("scalar", "reflected")
+
+    def __init__(self, scalar=None, reflected: bool = False):
+        # Explicit parameters, not Function's keywords: binary ops are the most frequent.
+        if scalar is not None:
+            self.scalar = scalar
+        if reflected:
+            self.reflected = reflected
 
     def infer(self, a, b=None):
         # ``_data.shape`` / ``_dtype``: plain reads on the hot path (``.shape`` builds a Size).
@@ -28,8 +36,12 @@ class Binary(Function):
             shape = a._data.shape
             self.compute_dtype = dtypes.scalar_result(a._dtype, self.scalar)
         else:
-            shape = shapes.broadcast(self.op_name, a._data.shape, b._data.shape)
-            self.compute_dtype = dtypes.promote(a._dtype, b._dtype)
+            # Same shapes and same dtypes, the common case, need no broadcasting or promotion.
+            shape, other_shape = a._data.shape, b._data.shape
+            if shape != other_shape:
+                shape = shapes.broadcast(self.op_name, shape, other_shape)
+            dtype = a._dtype
+            self.compute_dtype = dtype if dtype is b._dtype else dtypes.promote(dtype, b._dtype)
         return shape, self.result_dtype(self.compute_dtype)
 
     def result_dtype(self, compute_dtype):
@@ -58,8 +70,15 @@ class Binary(Function):
         """Keep what ``grads`` needs (nothing, by default)."""
 
     def grads(self, backend, gy):
-        """Gradients with respect to the (left, right) operands, unreduced."""
+        """Gradients with respect to the (left, right) operands, unreduced (None for an
+        operand that needs none: see ``operand_needs``)."""
         raise NotImplementedError
+
+    def operand_needs(self) -> tuple:
+        """Whether the (left, right) operands need a gradient; a scalar never does."""
+        if len(self.input_specs) == 2:
+            return self.needs_input_grad
+        return not self.reflected, self.reflected  # one tensor: 2 * x or, reflected, x * 2
 
     def backward(self, backend, gy):
         g_left, g_right = self.grads(backend, gy)
@@ -95,7 +114,7 @@ class Sub(Binary):
         return "RsubBackward1" if self.reflected else "SubBackward0"
 
     def grads(self, backend, gy):
-        return gy, backend.unary("neg", gy)
+        return gy, backend.unary("neg", gy) if self.operand_needs()[1] else None
 
 
 class Mul(Binary):
@@ -105,7 +124,9 @@ class Mul(Binary):
         self.x, self.y = x, y
 
     def grads(self, backend, gy):
-        return backend.binary("mul", gy, self.y), backend.binary("mul", gy, self.x)
+        need_left, need_right = self.operand_needs()
+        return (backend.binary("mul", gy, self.y) if need_left else None,
+                backend.binary("mul", gy, self.x) if need_right else None)
 
 
 class Div(Binary):
@@ -126,9 +147,10 @@ class Div(Binary):
         self.y, self.out = y, out
 
     def grads(self, backend, gy):
-        g_left = backend.binary("div", gy, self.y)
-        g_right = backend.unary("neg", backend.binary("mul", g_left, self.out))
-        return g_left, g_right
+        g_left = backend.binary("div", gy, self.y)  # the right operand's needs it too
+        if not self.operand_needs()[1]:
+            return g_left, None
+        return g_left, backend.unary("neg", backend.binary("mul", g_left, self.out))
 
 
 class Pow(Binary):
@@ -139,17 +161,15 @@ class Pow(Binary):
         # PyTorch's overloads: Tensor ** Scalar (0), Tensor ** Tensor (1), Scalar ** Tensor (2).
         if self.reflected:
             return "PowBackward2"
-        return "PowBackward0" if "scalar" in self._hyper else "PowBackward1"
+        return "PowBackward0" if self.scalar is not None else "PowBackward1"
 
     def save(self, x, y, out):
         self.x, self.y, self.out = x, y, out
 
     def grads(self, backend, gy):
         x, y = self.x, self.y
-        if len(self.input_specs) == 2:
-            need_left, need_right = self.needs_input_grad
-        else:  # one tensor: the base (x ** 2) or, reflected, the exponent (2 ** x)
-            need_left, need_right = not self.reflected, self.reflected
+        # one tensor: the base (x ** 2) or, reflected, the exponent (2 ** x)
+        need_left, need_right = self.operand_needs()
         g_left = g_right = None
         if need_left:
             if len(self.input_specs) == 1 and self.scalar == 0:
@@ -191,10 +211,10 @@ class Unary(Function):
     floating_only = False
 
     def infer(self, x):
-        if self.floating_only and not x.dtype.is_floating_point:
+        if self.floating_only and not x._dtype.is_floating_point:
             raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
                             f"{x.dtype}; convert it with .float()")
-        return x.shape, x.dtype
+        return x._data.shape, x._dtype
 
     def forward(self, backend, x):
         out = backend.unary(self.kernel, x)

@@ -15,10 +15,15 @@ class View(Function):
     """
 
     op_name, backward_name = "view", "ViewBackward0"
+    _hyper = ("shape",)
+
+    def __init__(self, shape):
+        # An explicit parameter, not Function's keywords: view is one of the hottest ops.
+        self.shape = shape
 
     def infer(self, x):
-        self.out_shape = shapes.view_shape(self.op_name, x.shape, self.shape)
-        return self.out_shape, x.dtype
+        self.out_shape = shapes.view_shape(self.op_name, x._data.shape, self.shape)
+        return self.out_shape, x._dtype
 
     def forward(self, backend, x):
         return backend.reshape(x, self.out_shape)
@@ -40,10 +45,12 @@ class Flatten(View):
 
     op_name, backward_name = "flatten", "ViewBackward0"
     start_dim, end_dim = 0, -1
+    # keyword hyper-parameters, as most ops (View's own ``__init__`` takes only a shape)
+    __init__, _hyper = Function.__init__, Function._hyper
 
     def infer(self, x):
-        self.out_shape = shapes.flatten_shape(tuple(x.shape), self.start_dim, self.end_dim)
-        return self.out_shape, x.dtype
+        self.out_shape = shapes.flatten_shape(tuple(x._data.shape), self.start_dim, self.end_dim)
+        return self.out_shape, x._dtype
 
 
 class Permute(Function):
@@ -56,14 +63,15 @@ class Permute(Function):
     op_name, backward_name = "permute", "PermuteBackward0"
 
     def infer(self, x):
-        ndim = len(x.shape)
-        axes = tuple(shapes.normalize_dim(self.op_name, d, ndim) for d in self.dims)
+        shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
+        ndim = len(shape)
+        axes = tuple([shapes.normalize_dim(self.op_name, d, ndim) for d in self.dims])
         if sorted(axes) != list(range(ndim)):
             raise shapes.ShapeError(self.op_name,
                                     f"dims {self.dims} are not a permutation of the {ndim} "
-                                    f"dimensions of shape {shapes.fmt(x.shape)}")
+                                    f"dimensions of shape {shapes.fmt(shape)}")
         self.axes = axes
-        return tuple(x.shape[a] for a in axes), x.dtype
+        return tuple([shape[a] for a in axes]), x._dtype
 
     def forward(self, backend, x):
         return backend.transpose(x, self.axes)
@@ -87,12 +95,14 @@ class T(Permute):
     op_name, backward_name = "t", "TBackward0"
 
     def infer(self, x):
-        if len(x.shape) > 2:
+        if len(x._data.shape) > 2:
             raise shapes.ShapeError("t", f"expects a tensor with <= 2 dimensions, but got a "
                                          f"{len(x.shape)}-D tensor of shape {shapes.fmt(x.shape)}; "
                                          "use transpose(dim0, dim1) or permute")
-        self.dims = tuple(reversed(range(len(x.shape))))
-        return super().infer(x)
+        # Reversing at most two dimensions is always a valid permutation: no need for the
+        # general check of Permute (``linear`` calls ``weight.t()`` on every forward).
+        self.dims = self.axes = tuple(range(len(x._data.shape)))[::-1]
+        return x._data.shape[::-1], x._dtype
 
 
 class Unsqueeze(View):
@@ -103,12 +113,14 @@ class Unsqueeze(View):
     """
 
     op_name, backward_name = "unsqueeze", "UnsqueezeBackward0"
+    # keyword hyper-parameters, as most ops (View's own ``__init__`` takes only a shape)
+    __init__, _hyper = Function.__init__, Function._hyper
 
     def infer(self, x):
-        ndim = len(x.shape) + 1
-        d = shapes.normalize_dim("unsqueeze", self.dim, ndim)
-        self.out_shape = tuple(x.shape[:d]) + (1,) + tuple(x.shape[d:])
-        return self.out_shape, x.dtype
+        shape = x._data.shape
+        d = shapes.normalize_dim("unsqueeze", self.dim, len(shape) + 1)
+        self.out_shape = tuple(shape[:d]) + (1,) + tuple(shape[d:])
+        return self.out_shape, x._dtype
 
 
 class Squeeze(View):
@@ -120,13 +132,15 @@ class Squeeze(View):
 
     op_name = "squeeze"
     dim = None
+    # keyword hyper-parameters, as most ops (View's own ``__init__`` takes only a shape)
+    __init__, _hyper = Function.__init__, Function._hyper
 
     @property
     def backward_name(self):
         return "SqueezeBackward0" if self.dim is None else "SqueezeBackward1"
 
     def infer(self, x):
-        shape = tuple(x.shape)
+        shape = tuple(x._data.shape)
         if self.dim is None:
             self.out_shape = tuple(s for s in shape if s != 1)
         else:
@@ -180,6 +194,13 @@ class GetItem(Function):
     """
 
     op_name = "getitem"
+    _hyper = ("index", "shape_index")
+
+    def __init__(self, index, shape_index):
+        # Explicit parameters, not Function's keywords: ``x[k]`` in a loop is hot.
+        # ``index`` goes to the kernel, ``shape_index`` (tensors replaced by NumPy arrays)
+        # to the shape rule.
+        self.index, self.shape_index = index, shape_index
 
     @property
     def backward_name(self):

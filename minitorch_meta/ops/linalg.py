@@ -10,7 +10,8 @@ from .function import Function
 
 
 def _check_dtypes(op, a, b):
-    shapes.require_same_dtype(op, "self", a._dtype, "mat2", b._dtype)
+    if a._dtype is not b._dtype:  # the check is a call: skip it when it would pass
+        shapes.require_same_dtype(op, "self", a._dtype, "mat2", b._dtype)
 
 
 class Mm(Function):
@@ -48,7 +49,8 @@ class Mv(Function):
     op_name, backward_name = "mv", "MvBackward0"
 
     def infer(self, a, v):
-        shapes.require_same_dtype("mv", "self", a._dtype, "vec", v._dtype)
+        if a._dtype is not v._dtype:
+            shapes.require_same_dtype("mv", "self", a._dtype, "vec", v._dtype)
         return shapes.mv_shape("mv", a._data.shape, v._data.shape), a._dtype
 
     def forward(self, backend, a, v):
@@ -76,12 +78,13 @@ class Addmm(Function):
 
     def infer(self, bias, a, b):
         _check_dtypes("addmm", a, b)
-        shapes.require_same_dtype("addmm", "input", bias.dtype, "mat1", a.dtype)
-        out = shapes.mm_shape("addmm", a.shape, b.shape)
-        if not shapes.broadcasts_to(bias.shape, out):
+        if bias._dtype is not a._dtype:
+            shapes.require_same_dtype("addmm", "input", bias._dtype, "mat1", a._dtype)
+        out = shapes.mm_shape("addmm", a._data.shape, b._data.shape)
+        if not shapes.broadcasts_to(bias._data.shape, out):
             raise shapes.ShapeError("addmm", f"bias of shape {shapes.fmt(bias.shape)} cannot be "
                                              f"broadcast to the product's shape {shapes.fmt(out)}")
-        return out, a.dtype
+        return out, a._dtype
 
     def forward(self, backend, bias, a, b):
         self.a, self.b = a, b

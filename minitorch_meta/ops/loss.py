@@ -111,10 +111,10 @@ class LogSoftmax(Function):
     op_name, backward_name = "log_softmax", "LogSoftmaxBackward0"
 
     def infer(self, x):
-        if not x.dtype.is_floating_point:
+        if not x._dtype.is_floating_point:
             raise TypeError(f"log_softmax: expected a floating-point input, got {x.dtype}")
-        self.axis = shapes.normalize_dim("log_softmax", self.dim, len(x.shape))
-        return x.shape, x.dtype
+        self.axis = shapes.normalize_dim("log_softmax", self.dim, len(x._data.shape))
+        return x._data.shape, x._dtype
 
     def forward(self, backend, x):
         shifted = backend.binary("sub", x, backend.max(x, self.axis, True))
@@ -142,16 +142,17 @@ class NllLoss(Function):
     def infer(self, x, t):
         op = "nll_loss"
         _check_reduction(op, self.reduction)
-        shapes.require_ndim(op, "input", x.shape, (2,), " (N, C) log-probabilities")
-        if t.dtype.is_floating_point or t.dtype is dtypes.bool_:
+        shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
+        shapes.require_ndim(op, "input", shape, (2,), " (N, C) log-probabilities")
+        if t._dtype.is_floating_point or t._dtype is dtypes.bool_:
             raise TypeError(f"{op}: expected target to hold class indices (int64), got dtype "
                             f"{t.dtype}; for one-hot or probability targets use "
                             "cross_entropy with a float target of the input's shape")
-        if tuple(t.shape) != (x.shape[0],):
-            raise ShapeError(op, f"expected target of shape ({x.shape[0]},) (one class index per "
-                                 f"row of the input {fmt(x.shape)}), got {fmt(t.shape)}")
-        self.classes = x.shape[1]
-        return ((x.shape[0],) if self.reduction == "none" else ()), x.dtype
+        if tuple(t._data.shape) != (shape[0],):
+            raise ShapeError(op, f"expected target of shape ({shape[0]},) (one class index per "
+                                 f"row of the input {fmt(shape)}), got {fmt(t.shape)}")
+        self.classes = shape[1]
+        return ((shape[0],) if self.reduction == "none" else ()), x._dtype
 
     def forward(self, backend, x, t):
         n = x.shape[0]

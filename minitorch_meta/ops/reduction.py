@@ -46,9 +46,10 @@ class Sum(Function):
         return "SumBackward0" if self.dim is None else "SumBackward1"
 
     def infer(self, x):
-        self.axes = _axes(self.op_name, self.dim, len(x.shape))
-        dtype = x.dtype if x.dtype.is_floating_point else dtypes.int64
-        return shapes.reduce_shape("sum", x.shape, self.dim, self.keepdim), dtype
+        shape = x._data.shape
+        self.axes = _axes(self.op_name, self.dim, len(shape))
+        dtype = x._dtype if x._dtype.is_floating_point else dtypes.int64
+        return shapes.reduce_shape("sum", shape, self.dim, self.keepdim), dtype
 
     def forward(self, backend, x):
         out = backend.sum(x, self.axes, self.keepdim)
@@ -78,8 +79,9 @@ class Mean(Sum):
             raise TypeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
                             "convert it with .float()")
         shape, dtype = super().infer(x)
-        axes = self.axes if self.axes is not None else range(len(x.shape))
-        self.count = math.prod(x.shape[a] for a in axes)
+        sizes = x._data.shape
+        axes = self.axes if self.axes is not None else range(len(sizes))
+        self.count = math.prod([sizes[a] for a in axes])
         return shape, dtype
 
     def forward(self, backend, x):

@@ -63,6 +63,8 @@ def broadcasts_to(shape, target) -> bool:
     shape, target = tuple(shape), tuple(target)
     if len(shape) > len(target):
         return False
+    if shape == target[len(target) - len(shape):]:  # fast path, e.g. a bias (C,) to (N, C)
+        return True
     return all(s == t or s == 1 for s, t in zip(shape[::-1], target[::-1]))
 
 
@@ -89,6 +91,21 @@ def reduce_shape(op: str, shape, dim, keepdim: bool) -> tuple:
 def view_shape(op: str, shape, new_shape) -> tuple:
     """Resolve one ``-1`` in ``new_shape`` and check the element count is unchanged."""
     numel = math.prod(shape)
+    # Fast path (views run on every forward): plain ints, at most one -1, a valid count.
+    # Anything else, errors included, takes the general code below.
+    known, inferred = 1, 0
+    for s in new_shape:
+        if type(s) is not int or s < -1:
+            break
+        if s == -1:
+            inferred += 1
+        else:
+            known *= s
+    else:
+        if inferred == 0 and known == numel:
+            return tuple(new_shape)
+        if inferred == 1 and known and numel % known == 0:
+            return tuple([numel // known if s == -1 else s for s in new_shape])
     new_shape = tuple(int(s) for s in new_shape)
     unknown = [i for i, s in enumerate(new_shape) if s == -1]
     if len(unknown) > 1:
@@ -140,6 +157,8 @@ def indexing_shape(shape, dtype, index) -> tuple:
 
     Plain ints and slices, the common case, take a pure-Python fast path.
     """
+    if type(index) is int and shape and -shape[0] <= index < shape[0]:
+        return tuple(shape[1:])  # ``x[k]``, the most common index of all
     fast = _basic_indexing_shape(shape, index)
     if fast is not None:
         return fast
@@ -171,6 +190,8 @@ def require_same_dtype(op: str, a_name: str, a, b_name: str, b) -> None:
 
 
 def mm_shape(op: str, a, b) -> tuple:
+    if len(a) == 2 and len(b) == 2 and a[1] == b[0]:  # fast path: the checks below pass
+        return (a[0], b[1])
     require_ndim(op, "self", a, (2,), " (a matrix)")
     require_ndim(op, "mat2", b, (2,), " (a matrix)")
     if a[1] != b[0]:
@@ -181,6 +202,8 @@ def mm_shape(op: str, a, b) -> tuple:
 
 
 def mv_shape(op: str, a, v) -> tuple:
+    if len(a) == 2 and len(v) == 1 and a[1] == v[0]:  # fast path: the checks below pass
+        return (a[0],)
     require_ndim(op, "matrix", a, (2,))
     require_ndim(op, "vector", v, (1,))
     if a[1] != v[0]:
