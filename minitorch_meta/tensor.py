@@ -26,6 +26,7 @@ from .ops.layout import Clone, GetItem
 from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim
 from .size import Size
 from .tensor_methods import TensorMethods
+from .versions import VersionCounter
 
 # Read by ``Tensor._make`` for every op's output: module-level names save two lookups.
 _new_object = object.__new__
@@ -40,7 +41,7 @@ class Tensor(TensorMethods):
     """
 
     __slots__ = ("_data", "_backend", "_dtype", "requires_grad", "grad", "grad_fn",
-                 "_grad_accumulator", "__weakref__")
+                 "_grad_accumulator", "_version_counter", "__weakref__")
 
     # -- construction ----------------------------------------------------------------
     def __init__(self, *args, **kwargs):
@@ -64,11 +65,26 @@ class Tensor(TensorMethods):
         t.grad = None
         t.grad_fn = grad_fn
         t._grad_accumulator = None
+        t._version_counter = None  # made on first need (a view, a save for backward)
         return t
 
     def _wrap(self, data):
         """A new tensor on this tensor's backend around ``data``."""
         return Tensor._make(data, self._backend)
+
+    def _counter(self) -> VersionCounter:
+        """This storage's version counter (shared with views), made on first use."""
+        if self._version_counter is None:
+            self._version_counter = VersionCounter()
+        return self._version_counter
+
+    @property
+    def _version(self) -> int:
+        """How many in-place writes this storage has had (PyTorch's ``_version``)."""
+        return 0 if self._version_counter is None else self._version_counter.value
+
+    def _bump_version(self) -> None:
+        self._counter().value += 1
 
     def _accumulator(self):
         if self._grad_accumulator is None:
@@ -200,6 +216,7 @@ class Tensor(TensorMethods):
         new._data = self._backend.copy(self._data)
         new._backend, new._dtype = self._backend, self._dtype
         new.requires_grad, new.grad_fn, new._grad_accumulator = self.requires_grad, None, None
+        new._version_counter = None  # its own storage
         new.grad = copy.deepcopy(self.grad, memo) if self.grad is not None else None
         return new
 
@@ -236,7 +253,9 @@ class Tensor(TensorMethods):
         _run_backward([self], [grad], retain_graph=bool(retain_graph))
 
     def detach(self) -> Tensor:
-        return Tensor._make(self._data, self._backend)
+        detached = Tensor._make(self._data, self._backend)
+        detached._version_counter = self._counter()  # same storage, as in PyTorch
+        return detached
 
     def detach_(self) -> Tensor:
         self.grad_fn = None
@@ -356,6 +375,7 @@ class Tensor(TensorMethods):
             raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
                                f"output type {self._dtype}")
         self._backend.setitem(self._data, Ellipsis, result._data)
+        self._bump_version()
         return self
 
     def _inplace(self, op: str, function, other) -> Tensor:
@@ -385,6 +405,7 @@ class Tensor(TensorMethods):
     def fill_(self, value: Number) -> Tensor:
         self._check_inplace("fill_")
         self._backend.setitem(self._data, Ellipsis, value)
+        self._bump_version()
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
@@ -401,6 +422,7 @@ class Tensor(TensorMethods):
             return self
         moved = source.to(self.device, self._dtype)
         self._backend.setitem(self._data, Ellipsis, moved._data)
+        self._bump_version()
         return self
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
@@ -408,12 +430,14 @@ class Tensor(TensorMethods):
         values = self._backend.normal(tuple(self.shape), mean, std, self._dtype,
                                       _rng(generator, self))
         self._backend.setitem(self._data, Ellipsis, values)
+        self._bump_version()
         return self
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         self._check_inplace("uniform_")
         values = self._backend.uniform(tuple(self.shape), a, b, self._dtype, _rng(generator, self))
         self._backend.setitem(self._data, Ellipsis, values)
+        self._bump_version()
         return self
 
     def random_(self, from_: int = 0, to: int | None = None, generator=None) -> Tensor:
@@ -426,6 +450,7 @@ class Tensor(TensorMethods):
         values = self._backend.integers(tuple(self.shape), from_, to, self._dtype,
                                         _rng(generator, self))
         self._backend.setitem(self._data, Ellipsis, values)
+        self._bump_version()
         return self
 
     # -- indexing --------------------------------------------------------------------
@@ -438,7 +463,9 @@ class Tensor(TensorMethods):
             # loop's ~8 µs of Python). An index out of range takes the general path (error).
             shape = self._data.shape
             if shape and -shape[0] <= index < shape[0]:
-                return Tensor._make(self._backend.getitem(self._data, index), self._backend)
+                row = Tensor._make(self._backend.getitem(self._data, index), self._backend)
+                row._version_counter = self._counter()  # a view: writes to it are ours
+                return row
         if type(index) is int or type(index) is slice:  # the common case: nothing to prepare
             return GetItem(index, index)(self)
         real, stand_in = _prepare_index(index, self)
@@ -467,6 +494,7 @@ class Tensor(TensorMethods):
                                                 f"{fmt(target)}")
             value = value._data
         self._backend.setitem(self._data, real, value)
+        self._bump_version()
 
 
 def _copy_slots(source: Tensor, target: Tensor) -> None:

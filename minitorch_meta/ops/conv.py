@@ -49,6 +49,7 @@ class Conv2d(Function):
     """
 
     op_name, backward_name = "conv2d", "ConvolutionBackward0"
+    saved_for_backward = (0, 1)
 
     def infer(self, x, w, b=None):
         op = "conv2d"

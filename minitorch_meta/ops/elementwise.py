@@ -119,6 +119,7 @@ class Sub(Binary):
 
 class Mul(Binary):
     op_name, backward_name, kernel = "mul", "MulBackward0", "mul"
+    saved_for_backward = ((0, 1), (1, 0))  # each operand is the other's gradient factor
 
     def save(self, x, y, out):
         self.x, self.y = x, y
@@ -131,6 +132,7 @@ class Mul(Binary):
 
 class Div(Binary):
     op_name, kernel = "div", "div"
+    saved_for_backward = (1, (0, 1))
 
     @property
     def backward_name(self):
@@ -155,6 +157,7 @@ class Div(Binary):
 
 class Pow(Binary):
     op_name, kernel = "pow", "pow"
+    saved_for_backward = (0, 1, ("output", 1))
 
     @property
     def backward_name(self):
@@ -231,6 +234,7 @@ class Neg(Unary):
 
 class Abs(Unary):
     op_name, backward_name, kernel = "abs", "AbsBackward0", "abs"
+    saved_for_backward = (0,)
 
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, backend.unary("sign", self.x)),)
@@ -238,6 +242,7 @@ class Abs(Unary):
 
 class Exp(Unary):
     op_name, backward_name, kernel, floating_only = "exp", "ExpBackward0", "exp", True
+    saved_for_backward = ("output",)
 
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, self.out),)
@@ -245,6 +250,7 @@ class Exp(Unary):
 
 class Log(Unary):
     op_name, backward_name, kernel, floating_only = "log", "LogBackward0", "log", True
+    saved_for_backward = (0,)
 
     def backward(self, backend, gy):
         return (backend.binary("div", gy, self.x),)
@@ -252,6 +258,7 @@ class Log(Unary):
 
 class Sqrt(Unary):
     op_name, backward_name, kernel, floating_only = "sqrt", "SqrtBackward0", "sqrt", True
+    saved_for_backward = ("output",)
 
     def backward(self, backend, gy):
         return (backend.binary("div", gy, backend.binary("mul", self.out, 2)),)
@@ -259,6 +266,7 @@ class Sqrt(Unary):
 
 class Tanh(Unary):
     op_name, backward_name, kernel, floating_only = "tanh", "TanhBackward0", "tanh", True
+    saved_for_backward = ("output",)
 
     def backward(self, backend, gy):  # 1 - tanh(x)^2
         one = self.out.dtype.type(1)
@@ -274,6 +282,7 @@ class Sigmoid(Unary):
     """
 
     op_name, backward_name, floating_only = "sigmoid", "SigmoidBackward0", True
+    saved_for_backward = ("output",)
 
     def forward(self, backend, x):
         one = x.dtype.type(1)
@@ -296,6 +305,7 @@ class Relu(Unary):
     """
 
     op_name, backward_name = "relu", "ReluBackward0"
+    saved_for_backward = ("output",)
 
     def forward(self, backend, x):
         out = backend.binary("maximum", x, x.dtype.type(0))
@@ -315,6 +325,7 @@ class Where(Function):
     """
 
     op_name, backward_name = "where", "WhereBackward0"
+    saved_for_backward = (0,)
 
     def infer(self, condition, a, b):
         if condition.dtype is not dtypes.bool_:

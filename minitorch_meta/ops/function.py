@@ -30,6 +30,7 @@ from types import MappingProxyType
 from ..autograd import AccumulateGrad
 from ..autograd import _state as _grad_state
 from ..errors import DeviceError
+from ..versions import modified_error
 
 
 class Function:
@@ -41,6 +42,14 @@ class Function:
     multiple_outputs = False
     #: False for ops whose output carries no gradient (comparisons, argmax): no graph node
     differentiable = True
+    #: True for ops whose output looks into the input's storage (view, transpose, x[k]):
+    #: the output shares the input's version counter, so writing to one bumps both
+    is_view = False
+    #: What backward reads of the op's tensors, as PyTorch saves them: input positions or
+    #: ``"output"``, or ``(what, i)`` for what only input ``i``'s gradient reads (saved when
+    #: input ``i`` requires grad). Their versions are checked before backward
+    #: (see ``versions.py``).
+    saved_for_backward = ()
 
     #: the hyper-parameters' names (the keywords given to the constructor, as a dict, or
     #: the parameters of an op's own ``__init__``); none by default
@@ -101,8 +110,12 @@ class Function:
         if record:
             self._record(backend, inputs)
             result = _make_tensor(first, backend, True, self)
+            if self.saved_for_backward:
+                self._remember_versions(inputs, result)
         else:
             result = _make_tensor(first, backend)
+        if self.is_view:
+            result._version_counter = inputs[0]._counter()
         if self.multiple_outputs:
             result = (result,) + tuple(_make_tensor(a, backend) for a in outputs[1:])
         if _observers:
@@ -133,6 +146,33 @@ class Function:
         self.input_specs = tuple(specs)
         self._freed = False
 
+    def _remember_versions(self, inputs, output) -> None:
+        """The version of each tensor backward will read, and how to name it in errors."""
+        versions = []
+        needs = self.needs_input_grad
+        for entry in self.saved_for_backward:
+            position, needed_by = entry if isinstance(entry, tuple) else (entry, None)
+            if needed_by is not None and not (needed_by < len(needs) and needs[needed_by]):
+                continue  # only that input's gradient reads it, and none is wanted
+            if position == "output":
+                tensor = output
+            else:  # ``x * 2`` has one input: the scalar is not a tensor
+                tensor = inputs[position] if position < len(inputs) else None
+            if tensor is None:
+                continue
+            counter = tensor._counter()
+            label = "its output" if position == "output" else f"its input {position}"
+            # Shape and dtype, not the tensor: the output keeping its own node alive through
+            # this list would be a reference cycle holding the activations.
+            versions.append((counter, counter.value, label, tensor._data.shape, tensor._dtype))
+        self._saved_versions = versions
+
+    def _check_versions(self) -> None:
+        for counter, version, label, shape, dtype in self.__dict__.get("_saved_versions", ()):
+            if counter.value != version:
+                what = f"{label} (a {dtype} tensor of shape {tuple(shape)})"
+                raise modified_error(self.backward_name, what, counter.value, version)
+
     def _backward(self, grad, retain_graph: bool):
         """Called by the engine: gradients for each input (meta: empty arrays of their shapes)."""
         if self._freed:
@@ -141,6 +181,7 @@ class Function:
                 f"{self.backward_name}): its saved tensors were freed after the first "
                 "backward. Specify retain_graph=True on the first backward() call if you need "
                 "to backward through the graph again.")
+        self._check_versions()
         backend = self.backend
         if backend.stores_data:
             grads = self.backward(backend, grad)

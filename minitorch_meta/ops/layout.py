@@ -16,6 +16,7 @@ class View(Function):
 
     op_name, backward_name = "view", "ViewBackward0"
     _hyper = ("shape",)
+    is_view = True
 
     def __init__(self, shape):
         # An explicit parameter, not Function's keywords: view is one of the hottest ops.
@@ -61,6 +62,7 @@ class Permute(Function):
     """
 
     op_name, backward_name = "permute", "PermuteBackward0"
+    is_view = True
 
     def infer(self, x):
         shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
@@ -194,6 +196,7 @@ class GetItem(Function):
     """
 
     op_name = "getitem"
+    is_view = True  # basic indexing (see __init__ for integer and boolean arrays)
     _hyper = ("index", "shape_index")
 
     def __init__(self, index, shape_index):
@@ -201,6 +204,11 @@ class GetItem(Function):
         # ``index`` goes to the kernel, ``shape_index`` (tensors replaced by NumPy arrays)
         # to the shape rule.
         self.index, self.shape_index = index, shape_index
+        if type(index) is not int and type(index) is not slice:
+            # Basic indexing gives a view; integer or boolean arrays give a copy.
+            self.is_view = not any(_is_array_index(i) for i in
+                                   (shape_index if isinstance(shape_index, tuple)
+                                    else (shape_index,)))
 
     @property
     def backward_name(self):

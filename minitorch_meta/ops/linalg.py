@@ -22,6 +22,7 @@ class Mm(Function):
     """
 
     op_name, backward_name = "mm", "MmBackward0"
+    saved_for_backward = ((0, 1), (1, 0))  # each operand is the other's gradient factor
 
     def infer(self, a, b):
         _check_dtypes("mm", a, b)
@@ -47,6 +48,7 @@ class Mv(Function):
     """
 
     op_name, backward_name = "mv", "MvBackward0"
+    saved_for_backward = ((0, 1), (1, 0))
 
     def infer(self, a, v):
         if a._dtype is not v._dtype:
@@ -74,6 +76,7 @@ class Addmm(Function):
     """
 
     op_name, backward_name = "addmm", "AddmmBackward0"
+    saved_for_backward = ((1, 2), (2, 1))
     beta, alpha = 1, 1
 
     def infer(self, bias, a, b):
@@ -119,6 +122,7 @@ class Matmul(Function):
     """
 
     op_name = "matmul"
+    saved_for_backward = ((0, 1), (1, 0))
 
     def infer(self, a, b):
         shapes.require_same_dtype("matmul", "self", a.dtype, "other", b.dtype)

@@ -75,6 +75,7 @@ class MseLoss(_PointwiseLoss):
     """Mean (or sum) of squared differences."""
 
     op_name, backward_name = "mse_loss", "MseLossBackward0"
+    saved_for_backward = (0, 1)
 
     def pointwise(self, backend, diff):
         return backend.binary("mul", diff, diff)
@@ -109,6 +110,7 @@ class LogSoftmax(Function):
     """
 
     op_name, backward_name = "log_softmax", "LogSoftmaxBackward0"
+    saved_for_backward = ("output",)
 
     def infer(self, x):
         if not x._dtype.is_floating_point:
@@ -137,6 +139,7 @@ class NllLoss(Function):
     """
 
     op_name, backward_name = "nll_loss", "NllLossBackward0"
+    saved_for_backward = (0, 1)
     reduction, ignore_index = "mean", -100
 
     def infer(self, x, t):

@@ -26,6 +26,7 @@ class MaxPool2d(Function):
     """
 
     op_name, backward_name = "max_pool2d", "MaxPool2DWithIndicesBackward0"
+    saved_for_backward = (0,)
     return_indices = False
 
     def __init__(self, **hyper_parameters):

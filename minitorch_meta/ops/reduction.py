@@ -101,6 +101,7 @@ class MaxAll(Function):
     """
 
     op_name, backward_name = "max", "MaxBackward1"
+    saved_for_backward = (0, "output")
 
     def infer(self, x):
         if 0 in x.shape:
