@@ -18,6 +18,45 @@ GRADIENT_BLOCK_ROWS = 1024
 SMALL_GRADIENT_ELEMENTS = 2048
 
 
+# Output blocking (see ``output_block``): neighbouring outputs share an im2col row until the
+# GEMM has this many columns, with at most MAX_OUTPUT_BLOCK outputs per row.
+BLOCKED_GEMM_WIDTH = 32
+MAX_OUTPUT_BLOCK = 8
+
+
+def output_block(out_channels, out_width, kernel_width, stride, dilation) -> int:
+    """How many horizontally neighbouring outputs share one im2col row (1: plain im2col).
+
+    With few filters (LeNet's first layer has 6) the GEMM ``im2col @ weights`` is only
+    ``out_channels`` wide, and BLAS runs such a narrow product at a fraction of its speed;
+    the im2col matrix also copies each input value ``KH*KW`` times in short runs. A row that
+    covers ``P`` neighbouring outputs spans ``(P-1)*stride + (KW-1)*dilation + 1`` input
+    columns instead of ``P*KW`` (windows overlap), and the GEMM becomes ``P*out_channels``
+    wide against a banded weight matrix. Measured on LeNet's first layer, batch 256: the
+    forward 24 ms -> 9 ms. Only where windows overlap, and for ``P`` dividing the width.
+    """
+    if stride >= block_span(1, kernel_width, stride, dilation):
+        return 1  # windows do not overlap: no input column would be shared
+    best = 1
+    for p in range(2, MAX_OUTPUT_BLOCK + 1):
+        if out_width % p == 0 and p * out_channels <= BLOCKED_GEMM_WIDTH:
+            best = p
+    return best
+
+
+def block_span(block, kernel_width, stride, dilation) -> int:
+    """How many input columns the windows of ``block`` neighbouring outputs cover."""
+    return (block - 1) * stride + (kernel_width - 1) * dilation + 1
+
+
+def im2col_width(w_shape, block, stride, dilation) -> int:
+    """The number of im2col columns (without the bias's ones column)."""
+    O, C, KH, KW = w_shape
+    if block == 1:
+        return KH * KW * C
+    return KH * block_span(block, KW, stride[1], dilation[1]) * C
+
+
 class ConvKernels:
     """``conv2d`` and ``conv2d_backward`` by im2col over strided channels-last views."""
 
@@ -36,43 +75,70 @@ class ConvKernels:
         O, _, KH, KW = w.shape
         OH, OW = out_hw
         x_nhwc = self._padded_nhwc(x, padding)
-        w2 = w.transpose(0, 2, 3, 1).reshape(O, KH * KW * C)
-        w_aug = w2 if b is None else self.xp.concatenate([w2, b.reshape(O, 1)], axis=1)
-        geometry = ((KH, KW), stride, dilation, out_hw, b is not None)
+        block = output_block(O, OW, KW, stride[1], dilation[1])
+        w_cols = self._weight_columns(w, b, block, stride, dilation)  # (K [+ 1], block*O)
+        geometry = ((KH, KW), stride, dilation, out_hw, b is not None, block)
+        y = self.xp.empty((N * OH * OW, O), x.dtype)
         saved = None
         if for_backward:
-            cols = self._im2col(x_nhwc, *geometry)  # (N*OH*OW, KH*KW*C [+ 1])
-            y = cols @ w_aug.T
-            saved = (cols, w2, x.shape, x_nhwc.shape, w.shape, stride, padding, dilation, out_hw)
+            cols = self._im2col(x_nhwc, *geometry)  # (N*OH*OW/block, K [+ 1])
+            self.xp.matmul(cols, w_cols, out=y.reshape(-1, block * O))
+            saved = (cols, block, x.shape, x_nhwc.shape, w, stride, padding, dilation, out_hw)
         else:
-            y = self.xp.empty((N * OH * OW, O), x.dtype)
             rows = OH * OW
-            step = max(1, IM2COL_CHUNK_BYTES // (rows * w_aug.shape[1] * x.dtype.itemsize))
+            step = max(1, IM2COL_CHUNK_BYTES // (rows // block * w_cols.shape[0]
+                                                 * x.dtype.itemsize))
             for start in range(0, N, step):
                 stop = min(N, start + step)
                 cols = self._im2col(x_nhwc[start:stop], *geometry)
-                self.xp.matmul(cols, w_aug.T, out=y[start * rows:stop * rows])
+                self.xp.matmul(cols, w_cols,
+                               out=y[start * rows:stop * rows].reshape(-1, block * O))
         return y.reshape(N, OH, OW, O).transpose(0, 3, 1, 2), saved
 
+    def _weight_columns(self, w, b, block, stride, dilation):
+        """The GEMM's right operand: one column per output channel of each of ``block``
+        neighbouring output pixels, one row per im2col column (and the bias last).
+
+        With ``block > 1`` a row of im2col spans the input columns of ``block`` adjacent
+        outputs (``U`` of them), and each output's filter sits at its own offset among
+        them, zeros elsewhere (a banded matrix).
+        """
+        O, C, KH, KW = w.shape
+        taps = w.transpose(2, 3, 1, 0)  # (KH, KW, C, O)
+        if block == 1:
+            columns = taps.reshape(KH * KW * C, O)
+        else:
+            (_, sw), (_, dw) = stride, dilation
+            span = block_span(block, KW, sw, dw)
+            banded = self.xp.zeros((KH, span, C, block, O), w.dtype)
+            for p in range(block):
+                banded[:, p * sw:p * sw + (KW - 1) * dw + 1:dw, :, p, :] = taps
+            columns = banded.reshape(KH * span * C, block * O)
+        if b is None:
+            return columns
+        return self.xp.concatenate([columns, self.xp.tile(b, block).reshape(1, -1)], axis=0)
+
     def conv2d_backward(self, gy, saved, needs_input_grad):
-        cols, w2, x_shape, padded_shape, w_shape, stride, padding, dilation, out_hw = saved
+        cols, block, x_shape, padded_shape, w, stride, padding, dilation, out_hw = saved
         N, C, H, W = x_shape
-        O, _, KH, KW = w_shape
+        O, _, KH, KW = w.shape
         OH, OW = out_hw
         gy2 = gy.transpose(0, 2, 3, 1).reshape(N * OH * OW, O)  # free when gy is channels-last
         need_gw = needs_input_grad[1]
         need_gb = len(needs_input_grad) > 2 and needs_input_grad[2]
-        has_bias_column = cols.shape[1] > KH * KW * C
         gx = gw = gb = None
         if need_gw:
-            gw_aug = self._weight_gradient(gy2, cols)
-            gw = gw_aug[:, :KH * KW * C].reshape(O, KH, KW, C).transpose(0, 3, 1, 2)
-            gw = self.xp.ascontiguousarray(gw)
-            if need_gb and has_bias_column:  # the ones column gave the sum over rows of gy
-                gb = self.xp.ascontiguousarray(gw_aug[:, -1])
+            # Rows of gy in im2col's grouping: ``block`` neighbouring outputs per row.
+            g_cols = self._weight_gradient(gy2.reshape(-1, block * O), cols)
+            width = im2col_width(w.shape, block, stride, dilation)
+            gw = self._fold_weight_gradient(g_cols[:, :width], w.shape, block, stride, dilation)
+            if need_gb and cols.shape[1] > width:
+                # The ones column gave the sum over rows of gy (per output of a block).
+                gb = g_cols[:, width].reshape(block, O).sum(axis=0)
         if need_gb and gb is None:
             gb = gy2.sum(axis=0)
         if needs_input_grad[0]:
+            w2 = w.transpose(0, 2, 3, 1).reshape(O, KH * KW * C)
             # One (N*OH*OW, C) block per tap (a batched GEMM), so each tap's scatter-add
             # reads a contiguous block and writes runs of OW*C values (for stride 1),
             # instead of gathering runs of C values out of a (.., KH*KW*C) im2col matrix.
@@ -105,19 +171,27 @@ class ConvKernels:
         out[:, top:top + H, left:left + W, :] = x_nhwc
         return out
 
-    def _im2col(self, x_nhwc, kernel, stride, dilation, out_hw, ones_column=False):
-        """(N*OH*OW, KH*KW*C) rows of receptive fields, plus a last column of ones if asked.
+    def _im2col(self, x_nhwc, kernel, stride, dilation, out_hw, ones_column=False, block=1):
+        """Rows of receptive fields, plus a last column of ones if asked.
 
-        Row-major, each row copied as runs of ``KW * C`` values. With one input channel
-        those runs are only ``KW`` long, so the matrix is built transposed instead (each
-        column a run of ``OW`` pixels, 4x faster here) and returned as a transposed view:
-        the GEMMs read either layout at the same speed.
+        ``block == 1``: (N*OH*OW, KH*KW*C), row-major, each row copied as runs of
+        ``KW * C`` values. With one input channel those runs are only ``KW`` long, so the
+        matrix is built transposed instead (each column a run of ``OW`` pixels, 4x faster
+        here) and returned as a transposed view: the GEMMs read either layout alike.
+        ``block > 1``: (N*OH*OW/block, KH*span*C), a row per ``block`` neighbouring outputs,
+        spanning their ``span`` input columns (see ``output_block``).
         """
         N, _, _, C = x_nhwc.shape
         (KH, KW), (sh, sw), (dh, dw), (OH, OW) = kernel, stride, dilation, out_hw
         sN, sH, sW, sC = x_nhwc.strides
-        rows, k = N * OH * OW, KH * KW * C
-        if C == 1:
+        if block > 1:
+            shape = (N, OH, OW // block, KH, block_span(block, KW, sw, dw), C)
+            strides = (sN, sH * sh, sW * sw * block, sH * dh, sW, sC)
+        else:
+            shape = (N, OH, OW, KH, KW, C)
+            strides = (sN, sH * sh, sW * sw, sH * dh, sW * dw, sC)
+        rows, k = shape[0] * shape[1] * shape[2], shape[3] * shape[4] * C
+        if C == 1 and block == 1:
             windows = self._as_strided(x_nhwc, shape=(KH, KW, N, OH, OW),
                                        strides=(sH * dh, sW * dw, sN, sH * sh, sW * sw))
             if not ones_column:
@@ -126,19 +200,31 @@ class ConvKernels:
             cols_t[:k].reshape(KH, KW, N, OH, OW)[...] = windows  # a view: rows are whole
             cols_t[k] = 1
             return cols_t.T
-        windows = self._as_strided(x_nhwc, shape=(N, OH, OW, KH, KW, C),
-                                   strides=(sN, sH * sh, sW * sw, sH * dh, sW * dw, sC))
+        windows = self._as_strided(x_nhwc, shape=shape, strides=strides)
         if not ones_column:
             return windows.reshape(rows, k)
         cols = self.xp.empty((rows, k + 1), x_nhwc.dtype)
         cols[:, k] = 1
-        # The first k columns seen as (N, OH, OW, KH, KW, C): one strided copy fills them.
+        # The first k columns seen with the windows' shape: one strided copy fills them.
         item, row = cols.itemsize, cols.strides[0]
-        target = self._as_strided(cols, shape=(N, OH, OW, KH, KW, C),
-                                  strides=(OH * OW * row, OW * row, row, KW * C * item, C * item,
-                                           item))
+        target = self._as_strided(cols, shape=shape,
+                                  strides=(shape[1] * shape[2] * row, shape[2] * row, row,
+                                           shape[4] * C * item, C * item, item))
         target[...] = windows
         return cols
+
+    def _fold_weight_gradient(self, g, w_shape, block, stride, dilation):
+        """The (O, C, KH, KW) weight gradient from ``gy.T @ im2col`` (bias column dropped)."""
+        O, C, KH, KW = w_shape
+        if block == 1:
+            folded = g.reshape(O, KH, KW, C)
+        else:  # each output of a block saw the filter at its own offset in the span
+            (_, sw), (_, dw) = stride, dilation
+            banded = g.reshape(block, O, KH, block_span(block, KW, sw, dw), C)
+            folded = banded[0, :, :, 0:(KW - 1) * dw + 1:dw, :]
+            for p in range(1, block):
+                folded = folded + banded[p, :, :, p * sw:p * sw + (KW - 1) * dw + 1:dw, :]
+        return self.xp.ascontiguousarray(folded.transpose(0, 3, 1, 2))
 
     def _weight_gradient(self, gy2, cols):
         """``gy2.T @ cols``; summed over row blocks when the result is tiny.

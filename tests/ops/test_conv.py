@@ -45,6 +45,11 @@ CASES = [
     Case("stride_larger_than_kernel", conv(stride=3), [Arg((1, 2, 7, 8)), Arg((2, 2, 2, 2))]),
     Case("weight_only_grad", conv(stride=2, padding=1), [Arg(X.shape, grad=False), W, B]),
     Case("unbatched", conv(padding=1), [Arg((3, 5, 5)), W, B]),
+    # Few filters: neighbouring outputs share an im2col row (output_block > 1).
+    Case("blocked_lenet_like", conv(), [Arg((2, 3, 12, 12)), Arg((6, 3, 5, 5)), Arg((6,))]),
+    Case("blocked_strided_dilated_padded", conv(stride=(1, 2), dilation=(1, 2), padding=2),
+         [Arg((2, 2, 9, 13)), Arg((3, 2, 3, 3)), Arg((3,))]),
+    Case("blocked_no_bias", conv(padding=1), [Arg((1, 2, 7, 8)), Arg((5, 2, 3, 3))]),
     # One input channel: im2col is built transposed (runs of output pixels).
     Case("one_channel", conv(), [Arg((2, 1, 6, 7)), Arg((3, 1, 3, 2)), Arg((3,))]),
     Case("one_channel_no_bias_strided_dilated_padded", conv(stride=2, dilation=2, padding=1),
@@ -252,3 +257,40 @@ def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10, atol=1e-12)
     if with_bias:
         np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
+    (6, 28, 5, 1, 1, 4),    # LeNet's first layer: 4 outputs per row, a 24-wide GEMM
+    (16, 10, 5, 1, 1, 2),   # LeNet's second layer
+    (32, 24, 5, 1, 1, 1),   # already 32 wide: plain im2col
+    (6, 27, 5, 1, 1, 3),    # the largest divisor of the width that fits
+    (6, 13, 5, 1, 1, 1),    # a prime width: no block divides it
+    (6, 28, 2, 2, 1, 1),    # windows do not overlap: nothing to share
+    (6, 28, 2, 2, 2, 4),    # dilation makes them overlap again
+])
+def test_output_block_choice(out_channels, out_width, kernel, stride, dilation, expected):
+    from minitorch_meta.backends.xp_conv import output_block
+
+    assert output_block(out_channels, out_width, kernel, stride, dilation) == expected
+
+
+def test_blocked_and_plain_im2col_give_the_same_convolution(monkeypatch):
+    """The blocked path (banded weights) against the plain one, forced with block 1."""
+    from minitorch_meta.backends import xp_conv
+
+    rng = np.random.default_rng(1)
+    x_np = rng.standard_normal((3, 3, 16, 16))
+    w_np = rng.standard_normal((6, 3, 5, 5))
+    b_np = rng.standard_normal(6)
+
+    def run():
+        x, w, b = (mt.tensor(a, requires_grad=True) for a in (x_np, w_np, b_np))
+        y = mF.conv2d(x, w, b, padding=1)
+        (y * y).sum().backward()
+        return [t.numpy() for t in (y.detach(), x.grad, w.grad, b.grad)]
+
+    blocked = run()
+    monkeypatch.setattr(xp_conv, "output_block", lambda *args: 1)
+    plain = run()
+    for a, b in zip(blocked, plain):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
