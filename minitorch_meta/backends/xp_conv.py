@@ -100,8 +100,8 @@ class ConvKernels:
         neighbouring output pixels, one row per im2col column (and the bias last).
 
         With ``block > 1`` a row of im2col spans the input columns of ``block`` adjacent
-        outputs (``U`` of them), and each output's filter sits at its own offset among
-        them, zeros elsewhere (a banded matrix).
+        outputs (``block_span`` of them), and each output's filter sits at its own offset
+        among them, zeros elsewhere (a banded matrix).
         """
         O, C, KH, KW = w.shape
         taps = w.transpose(2, 3, 1, 0)  # (KH, KW, C, O)
