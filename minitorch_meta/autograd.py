@@ -147,10 +147,7 @@ def _run(roots, retain_graph: bool) -> None:
                 if next_node is None:
                     continue
                 if g is not None:
-                    if next_node in pending:  # _add_grad, inlined: it runs once per edge
-                        pending[next_node] = next_node.backend.binary("add", pending[next_node], g)
-                    else:
-                        pending[next_node] = g
+                    _add_grad(pending, next_node, g)
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:

@@ -128,18 +128,9 @@ class Function:
         what the engine needs to know about each input. One pass over the inputs."""
         edges, needs, specs = [], [], []
         for t in inputs:
-            if t is None:
-                edges.append(None)
-                needs.append(False)
-                specs.append(None)
-                continue
-            if t.requires_grad:
-                edges.append(t.grad_fn if t.grad_fn is not None else t._accumulator())
-                needs.append(True)
-            else:
-                edges.append(None)
-                needs.append(False)
-            specs.append((t._data.shape, t._dtype))
+            edges.append(_edge(t))
+            needs.append(t is not None and t.requires_grad)
+            specs.append(None if t is None else (t._data.shape, t._dtype))
         self.backend = backend
         self.next_functions = tuple(edges)
         self.needs_input_grad = tuple(needs)
