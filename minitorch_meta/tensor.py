@@ -83,7 +83,10 @@ class Tensor(TensorMethods):
         """How many in-place writes this storage has had (PyTorch's ``_version``)."""
         return 0 if self._version_counter is None else self._version_counter.value
 
-    def _bump_version(self) -> None:
+    def _store(self, index, value) -> None:
+        """Write ``value`` into ``self[index]``: every in-place write goes through here, so
+        that each one bumps the version counter."""
+        self._backend.setitem(self._data, index, value)
         self._counter().value += 1
 
     def _accumulator(self):
@@ -374,8 +377,7 @@ class Tensor(TensorMethods):
         if result._dtype.is_floating_point and not self._dtype.is_floating_point:
             raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
                                f"output type {self._dtype}")
-        self._backend.setitem(self._data, Ellipsis, result._data)
-        self._bump_version()
+        self._store(Ellipsis, result._data)
         return self
 
     def _inplace(self, op: str, function, other) -> Tensor:
@@ -404,8 +406,7 @@ class Tensor(TensorMethods):
 
     def fill_(self, value: Number) -> Tensor:
         self._check_inplace("fill_")
-        self._backend.setitem(self._data, Ellipsis, value)
-        self._bump_version()
+        self._store(Ellipsis, value)
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
@@ -421,23 +422,20 @@ class Tensor(TensorMethods):
         if not self._backend.stores_data:
             return self
         moved = source.to(self.device, self._dtype)
-        self._backend.setitem(self._data, Ellipsis, moved._data)
-        self._bump_version()
+        self._store(Ellipsis, moved._data)
         return self
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
         self._check_inplace("normal_")
         values = self._backend.normal(tuple(self.shape), mean, std, self._dtype,
                                       _rng(generator, self))
-        self._backend.setitem(self._data, Ellipsis, values)
-        self._bump_version()
+        self._store(Ellipsis, values)
         return self
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         self._check_inplace("uniform_")
         values = self._backend.uniform(tuple(self.shape), a, b, self._dtype, _rng(generator, self))
-        self._backend.setitem(self._data, Ellipsis, values)
-        self._bump_version()
+        self._store(Ellipsis, values)
         return self
 
     def random_(self, from_: int = 0, to: int | None = None, generator=None) -> Tensor:
@@ -449,8 +447,7 @@ class Tensor(TensorMethods):
             raise ValueError(f"random_: expected from < to, got from={from_} and to={to}")
         values = self._backend.integers(tuple(self.shape), from_, to, self._dtype,
                                         _rng(generator, self))
-        self._backend.setitem(self._data, Ellipsis, values)
-        self._bump_version()
+        self._store(Ellipsis, values)
         return self
 
     # -- indexing --------------------------------------------------------------------
@@ -493,8 +490,7 @@ class Tensor(TensorMethods):
                                                 f"{fmt(value.shape)} to a selection of shape "
                                                 f"{fmt(target)}")
             value = value._data
-        self._backend.setitem(self._data, real, value)
-        self._bump_version()
+        self._store(real, value)
 
 
 def _copy_slots(source: Tensor, target: Tensor) -> None:
