@@ -291,6 +291,59 @@ def test_blocked_and_plain_im2col_give_the_same_convolution(monkeypatch):
 
     blocked = run()
     monkeypatch.setattr(xp_conv, "output_block", lambda *args: 1)
+    monkeypatch.setattr(xp_conv, "backward_block", lambda *args: 1)
     plain = run()
     for a, b in zip(blocked, plain):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
+    (16, 10, 5, 1, 1, 5),   # LeNet's second layer: an 80-deep GEMM
+    (64, 8, 5, 1, 1, 2),    # the lecture net's second layer
+    (128, 8, 5, 1, 1, 1),   # already 128 deep
+    (16, 13, 5, 1, 1, 1),   # a prime width: no block divides it
+    (16, 10, 2, 2, 1, 1),   # windows do not overlap: nothing to share
+    (16, 10, 1, 1, 1, 1),   # 1x1 kernel: nothing to share either
+])
+def test_backward_block_choice(out_channels, out_width, kernel, stride, dilation, expected):
+    from minitorch_meta.backends.xp_conv import backward_block
+
+    assert backward_block(out_channels, out_width, kernel, stride, dilation) == expected
+
+
+@pytest.mark.parametrize("stride, dilation, padding", [
+    ((1, 1), (1, 1), (0, 0)), ((1, 1), (1, 1), (2, 1)), ((2, 1), (1, 2), (1, 1)),
+    ((1, 2), (2, 1), (0, 2)), ((1, 3), (1, 1), (1, 0)),
+])
+def test_input_gradient_equals_torch_for_every_block(stride, dilation, padding):
+    """The blocked input gradient (col2im of banded-GEMM patches, passes of blocks far
+    enough apart not to overlap) for every block that divides the output width, against
+    PyTorch's, in float64; the chunked loop is forced to several chunks."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for this check")
+    from minitorch_meta.backends import xp_conv
+    from minitorch_meta.backends.numpy_backend import NumpyBackend
+
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((3, 2, 11, 17))
+    w_np = rng.standard_normal((4, 2, 3, 4))
+    tx = torch.tensor(x_np, requires_grad=True)
+    ty = torch.nn.functional.conv2d(tx, torch.tensor(w_np), stride=stride, padding=padding,
+                                    dilation=dilation)
+    gy = rng.standard_normal(tuple(ty.shape))
+    ty.backward(torch.tensor(gy))
+    N, O, OH, OW = ty.shape
+    (top, left), (_, C, H, W) = padding, x_np.shape
+    padded_shape = (N, H + 2 * top, W + 2 * left, C)
+    gy2 = np.ascontiguousarray(gy.transpose(0, 2, 3, 1)).reshape(-1, O)
+    backend = NumpyBackend()
+    blocks = [p for p in range(1, OW + 1) if OW % p == 0]
+    assert len(blocks) >= 2
+    for block in blocks:
+        chunk_bytes = OH * (OW // block) * 8 * 2 * 4  # a few samples' patches: 2 chunks
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(xp_conv, "IM2COL_CHUNK_BYTES", chunk_bytes)
+            gx_pad = backend._input_gradient(gy2, w_np, padded_shape, stride, dilation,
+                                             (OH, OW), block=block)
+        gx = gx_pad[:, top:top + H, left:left + W, :].transpose(0, 3, 1, 2)
+        np.testing.assert_allclose(gx, tx.grad.numpy(), rtol=1e-10, atol=1e-12,
+                                   err_msg=f"block {block}")
