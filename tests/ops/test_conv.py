@@ -260,13 +260,13 @@ def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
 
 
 @pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
-    (6, 28, 5, 1, 1, 4),    # LeNet's first layer: 4 outputs per row, a 24-wide GEMM
-    (16, 10, 5, 1, 1, 2),   # LeNet's second layer
-    (32, 24, 5, 1, 1, 1),   # already 32 wide: plain im2col
-    (6, 27, 5, 1, 1, 3),    # the largest divisor of the width that fits
-    (6, 13, 5, 1, 1, 1),    # a prime width: no block divides it
+    (6, 28, 5, 1, 1, 14),   # LeNet's first layer: 14 outputs per row, an 84-wide GEMM
+    (16, 10, 5, 1, 1, 5),   # LeNet's second layer: 80 wide
+    (32, 24, 5, 1, 1, 1),   # 32 filters are not few: plain im2col
+    (6, 27, 5, 1, 1, 9),    # the largest divisor of the width that fits
+    (6, 17, 5, 1, 1, 1),    # a prime width above MAX_OUTPUT_BLOCK: no block divides it
     (6, 28, 2, 2, 1, 1),    # windows do not overlap: nothing to share
-    (6, 28, 2, 2, 2, 4),    # dilation makes them overlap again
+    (6, 28, 2, 2, 2, 14),   # dilation makes them overlap again
 ])
 def test_output_block_choice(out_channels, out_width, kernel, stride, dilation, expected):
     from minitorch_meta.backends.xp_conv import output_block
