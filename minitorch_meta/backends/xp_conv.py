@@ -80,6 +80,11 @@ def backward_block(out_channels, out_width, kernel_width, stride, dilation) -> i
     return best
 
 
+def samples_per_chunk(bytes_per_sample) -> int:
+    """How many samples make one IM2COL_CHUNK_BYTES chunk of work (at least one)."""
+    return max(1, IM2COL_CHUNK_BYTES // bytes_per_sample)
+
+
 def block_span(block, kernel_width, stride, dilation) -> int:
     """How many input columns the windows of ``block`` neighbouring outputs cover."""
     return (block - 1) * stride + (kernel_width - 1) * dilation + 1
@@ -122,8 +127,7 @@ class ConvKernels:
             saved = (cols, block, x.shape, x_nhwc.shape, w, stride, padding, dilation, out_hw)
         else:
             rows = OH * OW
-            step = max(1, IM2COL_CHUNK_BYTES // (rows // block * w_cols.shape[0]
-                                                 * x.dtype.itemsize))
+            step = samples_per_chunk(rows // block * w_cols.shape[0] * x.dtype.itemsize)
             for start in range(0, N, step):
                 stop = min(N, start + step)
                 cols = self._im2col(x_nhwc[start:stop], *geometry)
@@ -185,44 +189,56 @@ class ConvKernels:
         The transpose of the blocked forward: one GEMM of ``gy`` (``block`` neighbouring
         outputs per row) against the banded weight matrix gives, per row, the gradient of
         the ``KH x span`` input patch those outputs read; the patches are then added into
-        place (col2im). Patches of blocks ``R`` apart do not overlap, so the adds take
-        ``KH * R`` whole-batch passes, each over runs of ``span * C`` values (one run per
-        output row when a block spans the whole width).
+        place (``_add_patches``). A cache-sized chunk of samples at a time, so the patches
+        are still in cache when they are added.
         """
-        N, PH, PW, C = padded_shape
+        N, _, _, C = padded_shape
         O, _, KH, KW = w.shape
         OH, OW = out_hw
-        (sh, sw), (dh, dw) = stride, dilation
+        (_, sw), (_, dw) = stride, dilation
         if block is None:
             block = backward_block(O, OW, KW, sw, dw)
-        span = block_span(block, KW, sw, dw)
-        blocks = OW // block
-        apart = min(-(-span // (block * sw)), blocks)  # blocks this far apart never overlap
-        # A row of the patch: ``span`` adjacent columns (block > 1: the banded weights hold
-        # the dilation's gaps as zeros), or the KW taps ``dw`` apart (block 1).
-        columns, column_stride = (span, 1) if block > 1 else (KW, dw)
+        # A patch row: ``span`` adjacent columns (block > 1: the banded weights hold the
+        # dilation's gaps as zeros), or the KW taps ``dw`` apart (block 1).
+        columns = block_span(block, KW, sw, dw) if block > 1 else KW
         w_cols_t = self._weight_columns(w, None, block, stride, dilation).T  # (block*O, K)
-        gy_rows = gy2.reshape(N * OH * blocks, block * O)
-        rows = OH * blocks  # per sample
+        rows = OH * (OW // block)  # GEMM rows per sample
+        gy_rows = gy2.reshape(N * rows, block * O)
         gx_pad = self.xp.zeros(padded_shape, gy2.dtype)
-        sN, sH, sW, sC = gx_pad.strides
-        step = max(1, IM2COL_CHUNK_BYTES // (OH * blocks * w_cols_t.shape[1] * gy2.itemsize))
+        step = samples_per_chunk(rows * w_cols_t.shape[1] * gy2.itemsize)
         buffer = self.xp.empty((min(step, N) * rows, w_cols_t.shape[1]), gy2.dtype)
         for start in range(0, N, step):
             n = min(step, N - start)
             patches = self.xp.matmul(gy_rows[start * rows:(start + n) * rows], w_cols_t,
                                      out=buffer[:n * rows])
-            patches = patches.reshape(n, OH, blocks, KH, columns, C)
-            target_chunk = gx_pad[start:start + n]
-            for i in range(KH):
-                for r in range(apart):
-                    source = patches[:, :, r::apart, i]
-                    target = self._as_strided(target_chunk[:, i * dh:, r * block * sw:, :],
-                                              shape=source.shape,
-                                              strides=(sN, sH * sh, sW * block * sw * apart,
-                                                       sW * column_stride, sC))
-                    target += source
+            self._add_patches(gx_pad[start:start + n],
+                              patches.reshape(n, OH, OW // block, KH, columns, C),
+                              block, stride, dilation)
         return gx_pad
+
+    def _add_patches(self, gx_pad, patches, block, stride, dilation):
+        """col2im: add each block's (KH, columns, C) patch where its windows lie in ``gx_pad``.
+
+        Patches of blocks ``apart`` blocks apart never overlap, so the adds take
+        ``KH * apart`` passes, each a strided view over runs of ``columns * C`` values (one
+        run per output row when a block spans the whole width).
+        """
+        _, _, blocks, KH, columns, _ = patches.shape
+        (sh, sw), (dh, dw) = stride, dilation
+        # The input columns one block's patch covers, and the step between its columns.
+        span, column_stride = (columns, 1) if block > 1 else (block_span(1, columns, sw, dw), dw)
+        apart = min(-(-span // (block * sw)), blocks)
+        sN, sH, sW, sC = gx_pad.strides
+        # Each view stays inside gx_pad: the last block's patch ends at the last padded
+        # column any window reads, (OW - 1) * sw + (KW - 1) * dw.
+        for i in range(KH):
+            for r in range(apart):
+                source = patches[:, :, r::apart, i]
+                target = self._as_strided(gx_pad[:, i * dh:, r * block * sw:, :],
+                                          shape=source.shape,
+                                          strides=(sN, sH * sh, sW * block * sw * apart,
+                                                   sW * column_stride, sC))
+                target += source
 
     def _padded_nhwc(self, x, padding):
         """``x`` (N, C, H, W) as contiguous channels-last storage (N, H', W', C), zero-padded.
