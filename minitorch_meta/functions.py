@@ -143,11 +143,19 @@ def argmax(input, dim=None, keepdim: bool = False):
 def min(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
     """The smallest element, or ``(values, indices)`` along ``dim`` (as ``-max(-input)``)."""
     if dim is None:
-        return neg(max(neg(input)))
+        return _composed(neg(max(neg(input))), "MinBackward1")
     from .return_types import MinResult
 
     values, indices = max(neg(input), dim, keepdim)
-    return MinResult(neg(values), indices)
+    return MinResult(_composed(neg(values), "MinBackward0"), indices)
+
+
+def _composed(output, backward_name: str):
+    """``output`` of an op built from other ops, its last node named as PyTorch's op is
+    (``Function.show_as``): the node was made by this call, so nothing else sees the name."""
+    if output.grad_fn is not None:
+        output.grad_fn.show_as(backward_name)
+    return output
 
 
 def argmin(input, dim=None, keepdim: bool = False):
@@ -186,7 +194,7 @@ def stack(tensors, dim: int = 0):
     if not tensors:
         raise ValueError("stack(): expected a non-empty list of Tensors")
     dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
-    return cat([unsqueeze(t, dim) for t in tensors], dim)
+    return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0")
 
 
 def mm(input, mat2):
@@ -261,12 +269,13 @@ def var(input, dim=None, keepdim: bool = False, *, correction: int = 1):
     centred = sub(input, mean(input, dim, keepdim=True))
     count = input.numel() if dim is None else _count(input, dim)
     # ``max`` and ``sum`` in this module are the tensor functions: use the builtin here.
-    return div(sum(centred * centred, dim, keepdim), builtins.max(count - correction, 0))
+    return _composed(div(sum(centred * centred, dim, keepdim),
+                         builtins.max(count - correction, 0)), "VarBackward0")
 
 
 def std(input, dim=None, keepdim: bool = False, *, correction: int = 1):
     """Standard deviation: ``sqrt(var(...))``."""
-    return sqrt(var(input, dim, keepdim, correction=correction))
+    return _composed(sqrt(var(input, dim, keepdim, correction=correction)), "StdBackward0")
 
 
 def _count(input, dim) -> int:
@@ -279,7 +288,7 @@ def _count(input, dim) -> int:
 
 def softmax(input, dim: int):
     """``exp(x) / sum(exp(x))`` along ``dim`` (computed as ``exp(log_softmax)``)."""
-    return exp(log_softmax(input, dim))
+    return _composed(exp(log_softmax(input, dim)), "SoftmaxBackward0")
 
 
 def log_softmax(input, dim: int):

@@ -223,6 +223,10 @@ def _grad_fn_pairs(torch):
         (F.cross_entropy(a, mt.tensor([0, 1, 2])), tF.cross_entropy(ta, torch.tensor([0, 1, 2]))),
         (F.mse_loss(a, a * 2), tF.mse_loss(ta, ta * 2)),
         (mt.where(a > 0, a, a * 2), torch.where(ta > 0, ta, ta * 2)),
+        # Ops composed of others: the last node carries the composed op's name.
+        (a.min(), ta.min()), (a.min(1)[0], ta.min(1)[0]), (mt.stack([a, a]), torch.stack([ta, ta])),
+        (F.softmax(a, 1), tF.softmax(ta, 1)), (a.softmax(0), ta.softmax(0)),
+        (a.var(), ta.var()), (a.std(0), ta.std(0)),
     ]
 
 

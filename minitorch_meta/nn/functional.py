@@ -161,13 +161,23 @@ def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     Shape:
         unchanged.
     """
-    if dim is None:
-        dim = 0 if input.dim() in (0, 1, 3) else 1  # PyTorch's legacy implicit choice
-    return loss.LogSoftmax(dim=dim)(input)
+    return functions.log_softmax(input, _softmax_dim(input, dim))
 
 
 def softmax(input: Tensor, dim: int | None = None) -> Tensor:
-    return log_softmax(input, dim).exp()
+    """``exp(input) / sum(exp(input))`` along ``dim``.
+
+    Shape:
+        unchanged.
+    """
+    return functions.softmax(input, _softmax_dim(input, dim))
+
+
+def _softmax_dim(input: Tensor, dim: int | None) -> int:
+    """``dim``, or PyTorch's legacy implicit choice when it is None."""
+    if dim is None:
+        return 0 if input.dim() in (0, 1, 3) else 1
+    return dim
 
 
 def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",

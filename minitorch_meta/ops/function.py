@@ -162,14 +162,14 @@ class Function:
         for counter, version, label, shape, dtype in self.__dict__.get("_saved_versions", ()):
             if counter.value != version:
                 what = f"{label} (a {dtype} tensor of shape {tuple(shape)})"
-                raise modified_error(self.backward_name, what, counter.value, version)
+                raise modified_error(self.name(), what, counter.value, version)
 
     def _backward(self, grad, retain_graph: bool):
         """Called by the engine: gradients for each input (meta: empty arrays of their shapes)."""
         if self._freed:
             raise RuntimeError(
                 f"Trying to backward through the graph a second time (through "
-                f"{self.backward_name}): its saved tensors were freed after the first "
+                f"{self.name()}): its saved tensors were freed after the first "
                 "backward. Specify retain_graph=True on the first backward() call if you need "
                 "to backward through the graph again.")
         self._check_versions()
@@ -192,10 +192,15 @@ class Function:
     # -- what ``grad_fn`` shows ------------------------------------------------------
     def name(self) -> str:
         """PyTorch's name of this graph node, e.g. ``"ConvolutionBackward0"``."""
-        return self.backward_name
+        return self.__dict__.get("shown_as") or self.backward_name
+
+    def show_as(self, backward_name: str) -> None:
+        """Name this node as the composed op whose last step it is (``-max(-x)`` is ``min``:
+        ``MinBackward1``, not ``NegBackward0``). Only the name changes, never the gradient."""
+        self.shown_as = backward_name
 
     def __repr__(self) -> str:
-        return f"<{self.backward_name} object>"
+        return f"<{self.name()} object>"
 
 
 def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
@@ -210,7 +215,7 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
 
 _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
                           "next_functions", "needs_input_grad", "input_specs", "_freed",
-                          "_hyper", "ranks"})
+                          "_hyper", "ranks", "shown_as"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;
