@@ -313,8 +313,10 @@ class Relu(Unary):
         return out
 
     def backward(self, backend, gy):
-        positive = backend.binary("gt", self.out, self.out.dtype.type(0))
-        return (backend.binary("mul", gy, positive),)
+        # PyTorch passes the gradient unless the output is <= 0; the output is >= 0 or NaN,
+        # so that is ``out != 0`` (NaN passes it, as in PyTorch, where ``out > 0`` would not).
+        passes = backend.binary("ne", self.out, self.out.dtype.type(0))
+        return (backend.binary("mul", gy, passes),)
 
 
 class Where(Function):

@@ -127,3 +127,15 @@ def test_where_needs_a_bool_condition():
     with pytest.raises(TypeError, match="where: expected condition to be a bool tensor, got "
                                         "dtype torch.float32"):
         mt.where(mt.ones(2), mt.ones(2), mt.zeros(2))
+
+
+def test_relu_gradient_at_nan_zero_and_signed_zero_equals_torch():
+    """PyTorch's ReLU gradient is 0 where the output is <= 0 and passes elsewhere, NaN
+    included (NaN <= 0 is false); the kinks are where finite differences cannot check it."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for this check")
+    values = [float("nan"), -1.0, -0.0, 0.0, 2.0, float("inf"), float("-inf")]
+    ours = mt.tensor(values, requires_grad=True)
+    theirs = torch.tensor(values, requires_grad=True)
+    mt.relu(ours).backward(mt.arange(1.0, 8.0))
+    torch.relu(theirs).backward(torch.arange(1.0, 8.0))
+    np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())
