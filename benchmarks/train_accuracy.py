@@ -5,6 +5,11 @@ order, and use the same optimizer and hyper-parameters; the script prints each e
 test accuracy and wall time for both. PyTorch is optional: without it, only ours runs.
 
     .venv/bin/python benchmarks/train_accuracy.py --epochs 5
+    .venv/bin/python benchmarks/train_accuracy.py --epochs 2 --dtype float64
+
+In float32 the two frameworks sum in different orders, so their weights drift apart by
+rounding and single epochs can differ by several tenths of a point; ``--dtype float64``
+shrinks that drift by nine orders of magnitude and shows whether the arithmetic is the same.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from minitorch_meta.data.transforms import Normalize, ToTensor, compute_mean_std
 from minitorch_meta.models import LectureNet
 
 
-def load(root: str, limit: int | None):
+def load(root: str, limit: int | None, dtype: str = "float32"):
     train = datasets.FashionMNIST(root, train=True)
     test = datasets.FashionMNIST(root, train=False)
     mean, std = compute_mean_std(train.data)
@@ -28,7 +33,7 @@ def load(root: str, limit: int | None):
     normalize = Normalize(mean, std)
 
     def prepare(split):
-        x = normalize(ToTensor()(split.data[:limit])).numpy()
+        x = normalize(ToTensor()(split.data[:limit])).numpy().astype(dtype)
         return x, split.targets.numpy()[:limit]
 
     return prepare(train), prepare(test)
@@ -78,7 +83,7 @@ def torch_lecture_net(torch, state):
             x = tF.relu(tF.max_pool2d(self.conv2(x), 2, 2))
             return self.fc2(tF.relu(self.fc1(x.view(-1, 256))))
 
-    model = TorchLectureNet()
+    model = TorchLectureNet().to(torch.from_numpy(state["conv1.weight"]).dtype)
     model.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in state.items()})
     return model
 
@@ -92,12 +97,16 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--root", default="/usr/share/datasets/fashion-mnist")
+    parser.add_argument("--dtype", choices=("float32", "float64"), default="float32",
+                        help="float64 shows whether both compute the same (see above)")
     args = parser.parse_args()
 
-    data = load(args.root, args.limit)
+    data = load(args.root, args.limit, args.dtype)
     orders = batch_orders(len(data[0][1]), args.batch_size, args.epochs, args.seed)
     mt.manual_seed(args.seed)
     model = LectureNet()
+    if args.dtype == "float64":
+        model = model.double()
     state = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
     ours = train_and_test(mt, model, data, orders, args.lr, args.momentum)
     try:
@@ -109,7 +118,7 @@ def main() -> None:
         theirs = train_and_test(torch, torch_lecture_net(torch, state), data, orders, args.lr,
                                 args.momentum)
     print(f"LectureNet on Fashion-MNIST, batch {args.batch_size}, SGD lr {args.lr} momentum "
-          f"{args.momentum}, {len(data[0][1])} training samples")
+          f"{args.momentum}, {len(data[0][1])} training samples, {args.dtype}")
     print("| epoch | ours: test acc. | ours: s | PyTorch: test acc. | PyTorch: s |")
     print("|---|---|---|---|---|")
     for epoch, (acc, seconds) in enumerate(ours, 1):
