@@ -10,6 +10,11 @@ How we measure (the rules of issue 6):
 - when several frameworks share the process, each timed call is preceded by a pause
   (``pause``, 0.3 s by default): NumPy's BLAS threads keep spinning ~0.1 s after a call and
   would steal a core from whatever runs next on these 2-core machines;
+- training steps and inference are timed in the **steady state** of a loop: after the pause,
+  ``settle`` untimed calls wake the framework's thread pool and warm its caches, as the
+  previous step of a training loop would. Without them the pause leaves both thread pools
+  asleep, and waking PyTorch's costs it more than waking ours (measured here: LeNet's step
+  at batch 64 took PyTorch 8.0 ms back to back and 10-17 ms right after a pause);
 - CUDA timings are synchronised (the device's queue is drained before the clock stops);
 - PyTorch is a reference only: imported lazily, and only when a comparison asks for it.
 
@@ -31,6 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 DEFAULT_PAUSE = 0.3
+# Untimed calls between the pause and a timed training step or inference (see above).
+STEADY_STATE_SETTLE = 2
 
 
 # -- timing ---------------------------------------------------------------------------------
@@ -87,8 +94,11 @@ def time_once(case: Case) -> float:
 
 
 def interleaved(cases: list[Case], repeat: int, pause: float = DEFAULT_PAUSE,
-                warmup: int = 1) -> dict[str, Timing]:
-    """Time ``cases`` round by round, alternating their order; returns name -> Timing."""
+                warmup: int = 1, settle: int = 0) -> dict[str, Timing]:
+    """Time ``cases`` round by round, alternating their order; returns name -> Timing.
+
+    Each timed call follows the pause and then ``settle`` untimed calls of the same case.
+    """
     for case in cases:
         for _ in range(warmup):
             case.run()
@@ -100,6 +110,8 @@ def interleaved(cases: list[Case], repeat: int, pause: float = DEFAULT_PAUSE,
         for case in order:
             if pause:
                 time.sleep(pause)
+            for _ in range(settle):
+                case.run()
             timings[case.name].seconds.append(time_once(case))
     return timings
 
@@ -344,7 +356,7 @@ def inference_cases(lib, label: str, model: str, batch: int, device: str = "cpu"
 
 
 def compare(make_cases: Callable, repeat: int, pause: float = DEFAULT_PAUSE,
-            torch_too: bool = True) -> list[tuple[str, float, float | None]]:
+            torch_too: bool = True, settle: int = 0) -> list[tuple[str, float, float | None]]:
     """Interleave ``make_cases(lib, label)`` for ours and PyTorch: (name, ours, torch) medians."""
     import minitorch_meta as mt
 
@@ -353,7 +365,7 @@ def compare(make_cases: Callable, repeat: int, pause: float = DEFAULT_PAUSE,
     theirs = make_cases(torch, "torch") if torch is not None else []
     if torch is not None:
         match_torch_threads(torch)
-    timings = interleaved(ours + theirs, repeat, pause if theirs else 0.0)
+    timings = interleaved(ours + theirs, repeat, pause if theirs else 0.0, settle=settle)
     rows = []
     for case in ours:
         other = "torch" + case.name[len("ours"):]
@@ -364,8 +376,9 @@ def compare(make_cases: Callable, repeat: int, pause: float = DEFAULT_PAUSE,
 
 def training_table(batches=(64, 256), models=("lecture", "lenet"), repeat: int = 20,
                    pause: float = DEFAULT_PAUSE, inference_batch: int = 1024,
-                   torch_too: bool = True):
-    """Training steps and inference of both models, ours vs PyTorch on the CPU.
+                   torch_too: bool = True, settle: int = STEADY_STATE_SETTLE):
+    """Training steps and inference of both models, ours vs PyTorch on the CPU, each timed
+    in the steady state of a loop (``settle`` untimed calls before each timed one).
 
     Run ``torch_too=False`` in a fresh process too: PyTorch freeing large buffers raises
     glibc's dynamic mmap/trim thresholds, which then spares *our* large temporaries their
@@ -375,10 +388,10 @@ def training_table(batches=(64, 256), models=("lecture", "lenet"), repeat: int =
     for model in models:
         for batch in batches:
             rows += compare(lambda lib, label, m=model, b=batch: training_cases(lib, label, m, b),
-                            repeat, pause, torch_too)
+                            repeat, pause, torch_too, settle)
         rows += compare(lambda lib, label, m=model: inference_cases(lib, label, m,
                                                                     inference_batch),
-                        repeat, pause, torch_too)
+                        repeat, pause, torch_too, settle)
     return rows
 
 

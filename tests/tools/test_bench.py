@@ -26,6 +26,13 @@ def test_interleaved_alternates_and_keeps_every_round():
     assert all(len(t.seconds) == 3 and _finite_positive(t.median) for t in timings.values())
 
 
+def test_interleaved_settles_each_case_before_its_timed_call():
+    calls = []
+    cases = [bench.Case("a", lambda: calls.append("a")), bench.Case("b", lambda: calls.append("b"))]
+    bench.interleaved(cases, repeat=2, pause=0.0, warmup=0, settle=2)
+    assert calls == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3
+
+
 def test_synchronised_case_waits_after_running():
     events = []
     case = bench.Case("c", lambda: events.append("run"), lambda: events.append("sync"))
