@@ -38,6 +38,8 @@ class Function:
     backward_name = "Backward0"
     #: hooks registered on the output tensor (``Tensor.register_hook``), run by the engine
     _tensor_hooks = None
+    #: the ``grad_fn`` name of a composed op whose last node this is (see ``show_as``)
+    shown_as = None
     #: outputs after the first are never differentiable (e.g. max_pool2d's indices)
     multiple_outputs = False
     #: False for ops whose output carries no gradient (comparisons, argmax): no graph node
@@ -192,7 +194,7 @@ class Function:
     # -- what ``grad_fn`` shows ------------------------------------------------------
     def name(self) -> str:
         """PyTorch's name of this graph node, e.g. ``"ConvolutionBackward0"``."""
-        return self.__dict__.get("shown_as") or self.backward_name
+        return self.shown_as or self.backward_name
 
     def show_as(self, backward_name: str) -> None:
         """Name this node as the composed op whose last step it is (``-max(-x)`` is ``min``:
