@@ -7,6 +7,7 @@ call these, so a method and a function never differ.
 from __future__ import annotations
 
 import builtins
+import math
 from numbers import Number
 
 from .ops import elementwise as ew
@@ -279,11 +280,9 @@ def std(input, dim=None, keepdim: bool = False, *, correction: int = 1):
 
 
 def _count(input, dim) -> int:
+    """How many elements ``dim`` (one dimension or several) spans."""
     dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    n = 1
-    for d in dims:
-        n *= input.shape[d]
-    return n
+    return math.prod(input.shape[d] for d in dims)
 
 
 def softmax(input, dim: int):
