@@ -10,6 +10,8 @@ and its GEMM output needs no copy (the idea of PyTorch's ``channels_last``).
 
 from __future__ import annotations
 
+from .chunking import samples_per_chunk
+
 # Inference builds im2col this many bytes at a time, so a chunk is still in cache for its GEMM.
 IM2COL_CHUNK_BYTES = 4 * 2**20
 # The weight gradient is summed over blocks of this many rows when it has at most
@@ -80,11 +82,6 @@ def backward_block(out_channels, out_width, kernel_width, stride, dilation) -> i
     return best
 
 
-def samples_per_chunk(bytes_per_sample) -> int:
-    """How many samples make one IM2COL_CHUNK_BYTES chunk of work (at least one)."""
-    return max(1, IM2COL_CHUNK_BYTES // bytes_per_sample)
-
-
 def block_span(block, kernel_width, stride, dilation) -> int:
     """How many input columns the windows of ``block`` neighbouring outputs cover."""
     return (block - 1) * stride + (kernel_width - 1) * dilation + 1
@@ -127,7 +124,8 @@ class ConvKernels:
             saved = (cols, block, x.shape, x_nhwc.shape, w, stride, padding, dilation, out_hw)
         else:
             rows = OH * OW
-            step = samples_per_chunk(rows // block * w_cols.shape[0] * x.dtype.itemsize)
+            step = samples_per_chunk(rows // block * w_cols.shape[0] * x.dtype.itemsize,
+                                     IM2COL_CHUNK_BYTES)
             for start in range(0, N, step):
                 stop = min(N, start + step)
                 cols = self._im2col(x_nhwc[start:stop], *geometry)
@@ -205,7 +203,7 @@ class ConvKernels:
         rows = OH * (OW // block)  # GEMM rows per sample
         gy_rows = gy2.reshape(N * rows, block * O)
         gx_pad = self.xp.zeros(padded_shape, gy2.dtype)
-        step = samples_per_chunk(rows * w_cols_t.shape[1] * gy2.itemsize)
+        step = samples_per_chunk(rows * w_cols_t.shape[1] * gy2.itemsize, IM2COL_CHUNK_BYTES)
         buffer = self.xp.empty((min(step, N) * rows, w_cols_t.shape[1]), gy2.dtype)
         for start in range(0, N, step):
             n = min(step, N - start)

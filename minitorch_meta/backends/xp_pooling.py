@@ -12,6 +12,8 @@ from it only when the user asks for them (``max_pool2d_indices``).
 
 from __future__ import annotations
 
+from .chunking import samples_per_chunk
+
 # Forward works on this many bytes of input samples at a time, so that a chunk's
 # output-sized temporaries stay in cache from one kernel tap's pass to the next
 # (measured here: 1.3-2x faster than whole-batch passes on a batch of 256).
@@ -48,7 +50,7 @@ class PoolingKernels:
         if with_argmax:
             tap_dtype = xp.uint8 if KH * KW <= 256 else xp.int64
             argmax = self._pool_empty((N, C, OH, OW), tap_dtype, channels_last)
-        step = _samples_per_chunk(x, POOL_CHUNK_BYTES)
+        step = samples_per_chunk(x[:1].nbytes, POOL_CHUNK_BYTES)
         scratch = None
         for n in range(0, N, step):
             chunk = slice(n, n + step)
@@ -177,7 +179,7 @@ class PoolingKernels:
         # The plane the windows span (ceil_mode windows may reach past the padding too).
         PH = max(H + 2 * ph, (OH - 1) * sh + (KH - 1) * dh + 1)
         PW = max(W + 2 * pw, (OW - 1) * sw + (KW - 1) * dw + 1)
-        step = _samples_per_chunk(gx, POOL_BACKWARD_CHUNK_BYTES)
+        step = samples_per_chunk(gx[:1].nbytes, POOL_BACKWARD_CHUNK_BYTES)
         rows = min(N, step)
         work = None if (PH, PW) == (H, W) else self._pool_empty((rows, C, PH, PW), gy.dtype,
                                                                 channels_last)
@@ -218,11 +220,6 @@ class PoolingKernels:
             if work is not None:
                 gx[chunk] = target[:, :, ph:ph + H, pw:pw + W]
         return gx
-
-
-def _samples_per_chunk(a, chunk_bytes) -> int:
-    """How many samples of the (N, ...) array ``a`` make one cache-sized chunk."""
-    return max(1, chunk_bytes // (a[:1].nbytes or 1))
 
 
 def _is_channels_last(a) -> bool:
