@@ -50,15 +50,10 @@ def output_block(out_channels, out_width, kernel_width, stride, dilation) -> int
     inference at batch 1024 0.90x; the first layer was even at ``P = 4, 7, 14``. Only where
     windows overlap, and for ``P`` dividing the width.
     """
-    if stride >= block_span(1, kernel_width, stride, dilation):
-        return 1  # windows do not overlap: no input column would be shared
     if out_channels >= FEW_FILTERS:
         return 1  # the GEMM is wide enough already
-    best = 1
-    for p in range(2, MAX_OUTPUT_BLOCK + 1):
-        if out_width % p == 0 and p * out_channels <= BLOCKED_GEMM_WIDTH:
-            best = p
-    return best
+    return _largest_block(out_channels, out_width, kernel_width, stride, dilation,
+                          BLOCKED_GEMM_WIDTH, MAX_OUTPUT_BLOCK)
 
 
 def backward_block(out_channels, out_width, kernel_width, stride, dilation) -> int:
@@ -73,11 +68,19 @@ def backward_block(out_channels, out_width, kernel_width, stride, dilation) -> i
     batch 256: LeNet's second layer 7.2 -> 3.0 ms (``P = 5``), its training step 0.87-0.90x;
     the lecture net's second layer (64 filters, ``P = 2``) about even.
     """
+    return _largest_block(out_channels, out_width, kernel_width, stride, dilation,
+                          BACKWARD_GEMM_DEPTH, out_width)
+
+
+def _largest_block(out_channels, out_width, kernel_width, stride, dilation, max_columns,
+                   max_block) -> int:
+    """The largest ``P <= max_block`` dividing ``out_width`` with ``P * out_channels <=
+    max_columns``; 1 where windows do not overlap (no input column would be shared)."""
     if stride >= block_span(1, kernel_width, stride, dilation):
-        return 1  # windows do not overlap: no input column would be shared
+        return 1
     best = 1
-    for p in range(2, out_width + 1):
-        if out_width % p == 0 and p * out_channels <= BACKWARD_GEMM_DEPTH:
+    for p in range(2, max_block + 1):
+        if out_width % p == 0 and p * out_channels <= max_columns:
             best = p
     return best
 
