@@ -81,8 +81,15 @@ class DataLoader:
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
 
     def __iter__(self) -> Iterator:
+        return self.iter_from(0)
+
+    def iter_from(self, first_batch: int) -> Iterator:
+        """(Our addition.) The batches of one pass from number ``first_batch`` on, in the
+        same order as ``iter(self)`` would give them, without building the earlier ones:
+        a run resumed mid-epoch skips what it already trained on at no cost."""
         order = self._order()
-        for start in range(0, len(self) * self.batch_size, self.batch_size):
+        for start in range(first_batch * self.batch_size, len(self) * self.batch_size,
+                           self.batch_size):
             yield self._to_device(self._fetch(order[start:start + self.batch_size]))
 
     def _order(self) -> np.ndarray:

@@ -9,6 +9,7 @@ exactly the weights of an uninterrupted one.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -116,9 +117,7 @@ class Trainer:
         loss_sum, correct, seen = 0.0, 0, 0
         loader = self.make_loader(self.epoch_generator(epoch))
         bar = self.progress.bar(len(loader), epoch) if self.progress is not None else None
-        for index, (x, y) in enumerate(loader):
-            if index < self.state.batches_done:  # done before an interruption
-                continue
+        for index, (x, y) in _batches_after(loader, self.state.batches_done):
             loss, batch_correct = self.train_step(x, y)
             n = x.shape[0]
             loss_sum += loss * n
@@ -170,6 +169,15 @@ class Trainer:
 
         loss_sum, correct, seen = all_reduce_values([loss_sum, correct, seen])
         return loss_sum, int(correct), int(seen)
+
+
+def _batches_after(loader, done: int):
+    """``(index, batch)`` pairs of ``loader`` after the first ``done`` (trained on before an
+    interruption): not even built when the loader can start part-way (``iter_from``, as our
+    DataLoader), else read past."""
+    if done and hasattr(loader, "iter_from"):
+        return enumerate(loader.iter_from(done), start=done)
+    return itertools.islice(enumerate(loader), done, None)
 
 
 def _rank() -> int:

@@ -133,3 +133,17 @@ def test_a_sampler_decides_the_order():
     assert [b[0].tolist() for b in loader] == [[1, 3], [5, 7], [9]]
     with pytest.raises(ValueError, match="mutually exclusive with shuffle"):
         DataLoader(data, sampler=sampler, shuffle=True)
+
+
+@pytest.mark.parametrize("drop_last", [False, True])
+@pytest.mark.parametrize("first", [0, 1, 2, 3, 9])
+def test_iter_from_gives_the_rest_of_the_same_pass(first, drop_last):
+    def loader():  # a fresh, identically seeded shuffled loader for each pass
+        return DataLoader(_dataset(10), batch_size=4, shuffle=True, drop_last=drop_last,
+                          generator=mt.Generator().manual_seed(5))
+
+    whole = [x.numpy() for x, _ in loader()]
+    rest = [x.numpy() for x, _ in loader().iter_from(first)]
+    assert len(rest) == max(0, len(whole) - first)
+    for got, expected in zip(rest, whole[first:]):
+        np.testing.assert_array_equal(got, expected)

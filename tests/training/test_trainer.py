@@ -102,3 +102,33 @@ def test_limit_must_be_positive(idx_dataset):
 def test_unknown_dataset_is_refused(tmp_path):
     with pytest.raises(ValueError, match="neither fashion-mnist, mnist, nor a folder"):
         make_loaders(_args(tmp_path / "nowhere"), "cpu")
+
+
+def test_a_resumed_epoch_does_not_build_the_batches_it_skips(idx_dataset, monkeypatch):
+    from minitorch_meta.data.dataloader import DataLoader
+
+    trainer = _trainer(idx_dataset)
+    built = []
+    real_fetch = DataLoader._fetch
+    monkeypatch.setattr(DataLoader, "_fetch",
+                        lambda self, indices: built.append(len(indices)) or real_fetch(self,
+                                                                                       indices))
+    trainer.state.batches_done = 4  # of 6 batches an epoch
+    trained = []
+    real_step = trainer.train_step
+    trainer.train_step = lambda x, y: trained.append(x.shape[0]) or real_step(x, y)
+    trainer.run_epoch(0)
+    assert len(trained) == 2
+    assert len(built) == 2 + len(trainer.test_loader)  # the two batches left, then evaluation
+
+
+def test_a_plain_iterable_loader_is_read_past_the_done_batches(idx_dataset):
+    trainer = _trainer(idx_dataset)
+    make_loader = trainer.make_loader
+    trainer.make_loader = lambda generator: list(make_loader(generator))  # no iter_from
+    trainer.state.batches_done = 5
+    trained = []
+    real_step = trainer.train_step
+    trainer.train_step = lambda x, y: trained.append(x.shape[0]) or real_step(x, y)
+    trainer.run_epoch(0)
+    assert len(trained) == 1
