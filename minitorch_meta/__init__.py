@@ -10,6 +10,7 @@ from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import device
 from .dtypes import dtype
 from .errors import DeviceError, MetaDataError, ShapeError
+from .threads import get_num_threads, set_num_threads
 from .factories import (
     arange,
     as_tensor,

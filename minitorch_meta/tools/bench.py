@@ -125,9 +125,12 @@ def optional_torch():
 
 
 def match_torch_threads(torch) -> int:
-    """Give PyTorch as many threads as NumPy's BLAS uses (one per usable core)."""
+    """Give PyTorch and us the same number of threads: one per usable core."""
+    import minitorch_meta as mt
+
     threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     torch.set_num_threads(threads)
+    mt.set_num_threads(threads)
     return threads
 
 
