@@ -10,7 +10,6 @@ from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .device import device
 from .dtypes import dtype
 from .errors import DeviceError, MetaDataError, ShapeError
-from .threads import get_num_threads, set_num_threads
 from .factories import (
     arange,
     as_tensor,
@@ -27,6 +26,7 @@ from .factories import (
     randint,
     randn,
     randn_like,
+    randperm,
     tensor,
     zeros,
     zeros_like,
@@ -37,10 +37,16 @@ from .functions import (
     addmm,
     all,
     allclose,
+    amax,
+    amin,
     any,
     argmax,
     argmin,
     cat,
+    clamp,
+    clamp_max,
+    clamp_min,
+    clip,
     clone,
     concat,
     div,
@@ -56,13 +62,16 @@ from .functions import (
     lt,
     matmul,
     max,
+    maximum,
     mean,
     min,
+    minimum,
     mm,
     mul,
     mv,
     ne,
     neg,
+    norm,
     numel,
     permute,
     pow,
@@ -86,6 +95,7 @@ from .functions import (
 from .random import Generator, manual_seed
 from .size import Size
 from .tensor import Tensor
+from .threads import get_num_threads, set_num_threads
 
 float32 = float = _dtypes.float32
 float64 = double = _dtypes.float64
@@ -103,7 +113,7 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed"):
+                "distributed", "linalg"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -118,14 +128,19 @@ def __getattr__(name):
 
 __all__ = [
     "DeviceError", "Generator", "MetaDataError", "ShapeError", "Size", "Tensor", "abs", "add",
-    "addmm", "all", "allclose", "any", "arange", "argmax", "argmin", "as_tensor", "bool",
-    "cat", "clone", "concat", "device", "div", "double", "dtype", "empty", "empty_like",
+    "addmm", "all", "allclose", "amax", "amin", "any", "arange", "argmax", "argmin",
+    "as_tensor", "bool",
+    "cat", "clamp", "clamp_max", "clamp_min", "clip", "clone", "concat", "device", "div",
+    "double", "dtype", "empty", "empty_like",
     "enable_grad", "eq", "exp", "flatten", "float", "float32", "float64", "from_numpy", "full",
-    "full_like", "ge", "gt", "int", "int32", "int64", "is_grad_enabled", "isclose", "le",
-    "linspace", "log", "log_softmax", "long", "lt", "manual_seed", "matmul", "max", "mean",
-    "min", "mm", "mul", "mv", "ne", "neg", "no_grad", "numel", "ones", "ones_like", "permute",
-    "pow", "rand", "rand_like", "randint", "randn", "randn_like", "relu", "reshape",
-    "set_grad_enabled", "sigmoid", "softmax", "sqrt", "squeeze", "stack", "std", "sub", "sum",
+    "full_like", "ge", "get_num_threads", "gt",
+    "int", "int32", "int64", "is_grad_enabled", "isclose", "le",
+    "linspace", "log", "log_softmax", "long", "lt", "manual_seed", "matmul", "max", "maximum",
+    "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "no_grad", "norm", "numel",
+    "ones", "ones_like", "permute",
+    "pow", "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "relu", "reshape",
+    "set_grad_enabled", "set_num_threads",
+    "sigmoid", "softmax", "sqrt", "squeeze", "stack", "std", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "uint8", "unsqueeze", "var", "where", "zeros",
     "zeros_like",
 ]

@@ -1,5 +1,5 @@
 """Factory functions: ``tensor``, ``empty``, ``zeros``, ``ones``, ``full``, ``rand``, ``randn``,
-``arange``, ``from_numpy`` and the ``*_like`` forms.
+``randint``, ``randperm``, ``arange``, ``from_numpy`` and the ``*_like`` forms.
 
 Every factory takes ``dtype=``, ``device=`` and ``requires_grad=``; the device defaults to
 the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing is allocated.
@@ -95,6 +95,32 @@ def randint(low: int = 0, high: int | None = None, size=None, *, generator=None,
     rng = generator._for(backend) if generator is not None else None
     shape = _sizes((size,))  # a tuple, a list or a single int
     return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0 .. n - 1`` (int64 unless ``dtype`` says otherwise).
+
+    Raises:
+        TypeError: ``n`` is not an int.
+        NotImplementedError: ``dtype`` is bool (as in PyTorch).
+        ValueError: ``n`` is negative.
+        RuntimeError: ``n - 1`` does not fit in ``dtype`` (e.g. ``n = 300`` as uint8).
+    """
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"randperm: n must be non-negative, got {n}")
+    dtype, backend = _setup(dtype, device, dtypes.int64)
+    if dtype is dtypes.bool_:
+        raise NotImplementedError("randperm: not implemented for dtype torch.bool; use an "
+                                  "integer dtype (the default, torch.int64)")
+    if not dtype.is_floating_point and n > 0 and n - 1 > np.iinfo(dtype.numpy).max:
+        raise RuntimeError(f"randperm: value {n - 1} cannot be converted to type {dtype} "
+                           "without overflow; use a wider dtype such as torch.int64")
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 
 def _require_float(name: str, dtype) -> None:

@@ -11,7 +11,7 @@ import math
 from numbers import Number
 
 from .ops import elementwise as ew
-from .ops import layout, linalg, reduction
+from .ops import layout, linalg, norms, reduction
 
 # ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
 # cannot be imported here at load time, and an import inside ``_binary`` would cost ~1 µs
@@ -120,6 +120,44 @@ def where(condition, input, other):
     return ew.Where()(condition, input, other)
 
 
+def maximum(input, other):
+    """The larger of ``input`` and ``other`` elementwise (tensors, broadcast; NaN propagates)."""
+    return ew.Maximum()(*_tensor_operands("maximum", input, other))
+
+
+def minimum(input, other):
+    """The smaller of ``input`` and ``other`` elementwise (tensors, broadcast; NaN propagates)."""
+    return ew.Minimum()(*_tensor_operands("minimum", input, other))
+
+
+def _tensor_operands(op: str, input, other) -> tuple:
+    """``(input, other)``, both Tensors: as in PyTorch, maximum/minimum take no scalar."""
+    tensor = _tensor_type or _find_tensor_type()
+    for name, value in (("input", input), ("other", other)):
+        if not isinstance(value, tensor):
+            raise TypeError(f"{op}(): argument '{name}' must be Tensor, not "
+                            f"{type(value).__name__}; for a number use clamp_min/clamp_max")
+    return input, other
+
+
+def clamp(input, min=None, max=None):  # noqa: A002 - PyTorch's names
+    """``input`` limited to ``[min, max]`` elementwise; number bounds, either may be None."""
+    return ew.Clamp(min, max)(input)
+
+
+clip = clamp
+
+
+def clamp_min(input, min):  # noqa: A002 - PyTorch's name
+    """``input`` raised to at least ``min`` elementwise (a number)."""
+    return ew.ClampMin(min)(input)
+
+
+def clamp_max(input, max):  # noqa: A002 - PyTorch's name
+    """``input`` lowered to at most ``max`` elementwise (a number)."""
+    return ew.ClampMax(max)(input)
+
+
 def sum(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
     return reduction.Sum(dim=dim, keepdim=keepdim)(input)
 
@@ -139,6 +177,29 @@ def max(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
 
 def argmax(input, dim=None, keepdim: bool = False):
     return reduction.Argmax(dim=dim, keepdim=keepdim)(input)
+
+
+def amax(input, dim=(), keepdim: bool = False):
+    """The largest values over ``dim`` (an int, a tuple of ints; empty: every dim), without
+    indices; tied maxima share the gradient evenly."""
+    return reduction.Amax(dim=dim, keepdim=keepdim)(input)
+
+
+def amin(input, dim=(), keepdim: bool = False):
+    """The smallest values over ``dim`` (see ``amax``)."""
+    return reduction.Amin(dim=dim, keepdim=keepdim)(input)
+
+
+def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
+    """The vector ``p``-norm of ``input``'s elements over ``dim`` (None: all of them).
+
+    ``p='fro'`` (the default) and ``2`` are the Euclidean norm; any real ``p`` works,
+    ``float('inf')`` included. As in PyTorch, this is ``linalg.vector_norm``.
+    """
+    order = norms.norm_order(p, dim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return norms.LinalgVectorNorm(ord=order, dim=dim, keepdim=keepdim)(input)
 
 
 def min(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name

@@ -9,6 +9,7 @@ operators) are written out.
 
 from __future__ import annotations
 
+from . import dtypes
 from . import functions as F
 from .ops import elementwise as ew
 from .ops import layout
@@ -66,11 +67,37 @@ class TensorMethods:
     eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
     neg, abs, exp, log, sqrt, relu = F.neg, F.abs, F.exp, F.log, F.sqrt, F.relu
     tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
+    maximum, minimum = F.maximum, F.minimum
+    clamp, clip, clamp_min, clamp_max = F.clamp, F.clip, F.clamp_min, F.clamp_max
+
+    def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+        """In-place ``clamp``, under the rules of ``add_`` (no write inside a graph)."""
+        return self._clamp_in_place("clamp_", F.clamp, min, max)
+
+    def clip_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+        return self._clamp_in_place("clip_", F.clamp, min, max)
+
+    def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
+        return self._clamp_in_place("clamp_min_", F.clamp_min, min)
+
+    def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
+        return self._clamp_in_place("clamp_max_", F.clamp_max, max)
+
+    def _clamp_in_place(self, op: str, function, *bounds):
+        self._check_inplace(op)  # first, as in PyTorch: before the bounds are looked at
+        result = function(self, *bounds)
+        # ``_write`` refuses float into int; a bool tensor clamped by numbers becomes int64,
+        # which PyTorch refuses to write back as well.
+        if self._dtype is dtypes.bool_ and result._dtype is not dtypes.bool_:
+            raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the "
+                               f"desired output type {self._dtype}")
+        return self._write(op, result)
 
     # reductions
     sum, mean, var, std = F.sum, F.mean, F.var, F.std
     max, argmax, min, argmin = F.max, F.argmax, F.min, F.argmin
     all, any = F.all, F.any
+    amax, amin, norm = F.amax, F.amin, F.norm
 
     # products
     mm, mv, matmul, addmm = F.mm, F.mv, F.matmul, F.addmm

@@ -24,6 +24,7 @@ creation and transfer
     to_numpy(a)                 array -> NumPy array on the host (for .numpy(), .cpu())
     uniform(shape, low, high, dtype, generator) / normal(shape, mean, std, dtype, generator)
     integers(shape, low, high, dtype, generator)   uniform integers in [low, high)
+    permutation(n, dtype, generator)   a random permutation of 0 .. n - 1 (``randperm``)
     new_generator(seed)         a random generator for this device
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
@@ -31,7 +32,8 @@ elementwise (NumPy broadcasting)
     binary(name, a, b)          name in BINARY; b may be a Python scalar
     where(condition, a, b)
 reductions
-    sum(a, axis, keepdims) / max(a, axis, keepdims) / argmax(a, axis, keepdims)
+    sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
+    argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
     sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
 linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
@@ -85,6 +87,7 @@ class Backend:
     def uniform(self, shape, low, high, dtype, generator): self._missing("uniform")
     def normal(self, shape, mean, std, dtype, generator): self._missing("normal")
     def integers(self, shape, low, high, dtype, generator): self._missing("integers")
+    def permutation(self, n, dtype, generator): self._missing("permutation")
     def new_generator(self, seed): self._missing("new_generator")
     def synchronize(self): self._missing("synchronize")
     def unary(self, name, a): self._missing("unary")
@@ -92,6 +95,7 @@ class Backend:
     def where(self, condition, a, b): self._missing("where")
     def sum(self, a, axis, keepdims): self._missing("sum")
     def max(self, a, axis, keepdims): self._missing("max")
+    def min(self, a, axis, keepdims): self._missing("min")
     def argmax(self, a, axis, keepdims): self._missing("argmax")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
     def matmul(self, a, b): self._missing("matmul")

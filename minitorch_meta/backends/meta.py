@@ -87,6 +87,9 @@ class MetaBackend(Backend):
     def integers(self, shape, low, high, dtype, generator):
         return MetaArray(shape, dtype.numpy)
 
+    def permutation(self, n, dtype, generator):
+        return MetaArray((n,), dtype.numpy)
+
     def normal(self, shape, mean, std, dtype, generator):
         return MetaArray(shape, dtype.numpy)
 

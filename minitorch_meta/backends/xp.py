@@ -66,6 +66,12 @@ class XpBackend(ConvKernels, PoolingKernels, Backend):
         rng = generator or self.generator
         return rng.integers(low, high, size=shape).astype(dtype.numpy, copy=False)
 
+    def permutation(self, n, dtype, generator):
+        # Sorting random keys rather than ``rng.permutation``: CuPy's Generator has no
+        # permutation, and this keeps one code path for both devices.
+        rng = generator or self.generator
+        return self.xp.argsort(rng.random(n)).astype(dtype.numpy, copy=False)
+
     def normal(self, shape, mean, std, dtype, generator):
         rng = generator or self.generator
         a = rng.standard_normal(shape, dtype=dtype.numpy)
@@ -91,6 +97,9 @@ class XpBackend(ConvKernels, PoolingKernels, Backend):
 
     def max(self, a, axis, keepdims):
         return a.max(axis=axis, keepdims=keepdims)
+
+    def min(self, a, axis, keepdims):
+        return a.min(axis=axis, keepdims=keepdims)
 
     def argmax(self, a, axis, keepdims):
         return a.argmax(axis=axis, keepdims=keepdims)

@@ -1,4 +1,4 @@
-"""Data loading: datasets, ``DataLoader``, transforms, and the IDX format of MNIST.
+"""Data loading: datasets, ``DataLoader``, ``random_split``, transforms, and the IDX format.
 
 Also importable as ``minitorch_meta.utils.data`` (PyTorch's path). ``datasets`` and
 ``transforms`` follow torchvision's names for the part we cover.
@@ -10,7 +10,8 @@ from .dataloader import DataLoader
 from .dataset import Dataset, Subset, TensorDataset
 from .download import DownloadError, download_file
 from .idx import IDXError, read_idx, write_idx
+from .splitting import random_split
 
 __all__ = ["DataLoader", "Dataset", "DownloadError", "IDXError", "Subset", "TensorDataset",
-           "datasets", "default_collate", "download_file", "read_idx", "transforms",
-           "write_idx"]
+           "datasets", "default_collate", "download_file", "random_split", "read_idx",
+           "transforms", "write_idx"]

@@ -6,14 +6,14 @@
 
 from ..hooks import RemovableHandle
 from . import functional, init
-from .activation import ReLU, Sigmoid, Tanh
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, L1Loss, MSELoss
+from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
@@ -21,8 +21,9 @@ from .pooling import MaxPool2d
 __all__ = [
     "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "LazyConv2d",
     "LazyLinear",
-    "LazyModuleMixin", "Linear", "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList",
-    "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid", "Tanh",
+    "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
+    "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",
+    "Softmax", "Tanh",
     "UninitializedParameter",
     "functional", "init",
 ]
@@ -30,8 +31,9 @@ __all__ = [
 
 def __getattr__(name):
     # ``nn.parallel`` loads on first use: it brings the distributed package with it.
-    if name == "parallel":
+    # ``nn.utils`` (gradient clipping) too, as ``torch.nn.utils`` is reached in PyTorch.
+    if name in ("parallel", "utils"):
         import importlib
 
-        return importlib.import_module(".parallel", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'minitorch_meta.nn' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""``ReLU``: the rectifier as a layer."""
+"""Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax`` and ``LogSoftmax``."""
 
 from __future__ import annotations
 
@@ -46,3 +46,37 @@ class Sigmoid(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.sigmoid(input)
+
+
+class _SoftmaxBase(Module):
+    """A softmax-like layer along ``dim``; ``dim=None`` takes PyTorch's legacy implicit dim
+    (0 for 0-, 1- and 3-D inputs, else 1) with its deprecation warning."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_SoftmaxBase):
+    """``exp(x) / sum(exp(x))`` along ``dim``: each slice along ``dim`` sums to 1.
+
+    Shape:
+        unchanged.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim)
+
+
+class LogSoftmax(_SoftmaxBase):
+    """``log(softmax(x))`` along ``dim``, computed stably; pair it with ``NLLLoss``.
+
+    Shape:
+        unchanged.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim)

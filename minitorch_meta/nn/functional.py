@@ -6,12 +6,17 @@ handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing m
 
 from __future__ import annotations
 
+import warnings
+
 from .. import functions
+from ..errors import MetaDataError
 from ..factories import rand
 from ..ops import conv as conv_ops
 from ..ops import layout, linalg, loss, pooling
+from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
+from ._reduction import legacy_reduction, refuse_label_smoothing, refuse_weight
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):
@@ -137,21 +142,27 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return layout.Flatten(start_dim=start_dim, end_dim=end_dim)(input)
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
-    """Mean squared error.
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean squared error (``size_average``/``reduce``: PyTorch's deprecated flags).
 
     Shape:
         input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
     """
+    refuse_weight("mse_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     return loss.MseLoss(reduction=reduction)(input, target)
 
 
-def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
-    """Mean absolute error.
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error (``size_average``/``reduce``: PyTorch's deprecated flags).
 
     Shape:
         input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
     """
+    refuse_weight("l1_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     return loss.L1Loss(reduction=reduction)(input, target)
 
 
@@ -161,7 +172,7 @@ def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     Shape:
         unchanged.
     """
-    return functions.log_softmax(input, _softmax_dim(input, dim))
+    return functions.log_softmax(input, _softmax_dim("log_softmax", input, dim))
 
 
 def softmax(input: Tensor, dim: int | None = None) -> Tensor:
@@ -170,29 +181,40 @@ def softmax(input: Tensor, dim: int | None = None) -> Tensor:
     Shape:
         unchanged.
     """
-    return functions.softmax(input, _softmax_dim(input, dim))
+    return functions.softmax(input, _softmax_dim("softmax", input, dim))
 
 
-def _softmax_dim(input: Tensor, dim: int | None) -> int:
-    """``dim``, or PyTorch's legacy implicit choice when it is None."""
+def _softmax_dim(name: str, input: Tensor, dim: int | None) -> int:
+    """``dim``, or PyTorch's legacy implicit choice (with its deprecation warning) when None.
+
+    The legacy rule guesses that 0-, 1- and 3-D inputs are unbatched: dim 0, else dim 1.
+    """
     if dim is None:
+        # stacklevel 3: the warning points at the caller of softmax/log_softmax.
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
+                      "call to include dim=X as an argument.", UserWarning, stacklevel=3)
         return 0 if input.dim() in (0, 1, 3) else 1
     return dim
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
-             ignore_index: int = -100) -> Tensor:
-    """Negative log-likelihood of class indices.
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of class indices (PyTorch's argument order; ``weight`` must be
+    None).
 
     Shape:
         input ``(N, C)`` log-probabilities, target ``(N,)`` -> ``()`` (or ``(N,)``).
     """
+    refuse_weight("nll_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
-                  ignore_index: int = -100) -> Tensor:
-    """Softmax cross-entropy over class logits.
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """Softmax cross-entropy over class logits (PyTorch's argument order; ``weight`` must be
+    None and ``label_smoothing`` 0).
 
     ``target`` holds class indices ``(N,)`` (int64), or class probabilities of the input's
     shape (float), as in PyTorch.
@@ -200,6 +222,9 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
     Shape:
         input ``(N, C)``, target ``(N,)`` or ``(N, C)`` -> ``()`` (or ``(N,)`` for ``'none'``).
     """
+    refuse_weight("cross_entropy", weight)
+    refuse_label_smoothing("cross_entropy", label_smoothing)
+    reduction = legacy_reduction(size_average, reduce, reduction)
     log_probabilities = log_softmax(input, 1 if input.dim() > 1 else 0)
     if target.dtype.is_floating_point:
         if tuple(target.shape) != tuple(input.shape):
@@ -210,3 +235,43 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
             return per_sample
         return per_sample.sum() if reduction == "sum" else per_sample.mean()
     return nll_loss(log_probabilities, target, reduction=reduction, ignore_index=ignore_index)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices as one-hot rows: ``out[..., c] = 1`` where ``tensor[...] == c``.
+
+    ``num_classes=-1`` uses the largest value + 1, which needs the values: on meta, pass
+    ``num_classes``.
+
+    Shape:
+        ``(*)`` int64 -> ``(*, num_classes)`` int64.
+
+    Raises:
+        TypeError: ``tensor`` is not an int64 tensor, or ``num_classes`` not an int.
+        RuntimeError: a negative value, a value ``>= num_classes``, or an empty input
+            without ``num_classes``.
+        MetaDataError: ``num_classes=-1`` on meta.
+    """
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
+    if isinstance(num_classes, bool) or not hasattr(num_classes, "__index__"):
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not "
+                        f"{type(num_classes).__name__}")
+    num_classes = num_classes.__index__()  # a NumPy integer counts as an int
+    if num_classes == -1 and tensor.numel() > 0:
+        # At least 1: all-negative values must reach the op's "non-negative" check.
+        num_classes = max(_largest_class(tensor) + 1, 1)
+    return one_hot_ops.OneHot(num_classes=num_classes)(tensor)
+
+
+def _largest_class(tensor: Tensor) -> int:
+    """The largest value of ``tensor``, read from its data (refused on meta with advice)."""
+    one_hot_ops.check_index_dtype(tensor.dtype)  # PyTorch's dtype error comes first
+    try:
+        return int(tensor.max().item())
+    except MetaDataError:
+        raise MetaDataError(
+            "one_hot: num_classes=-1 means 'the largest value + 1', but a meta tensor has no "
+            f"values; pass num_classes, e.g. one_hot(labels, num_classes=10) (input shape "
+            f"{fmt(tensor.shape)})") from None

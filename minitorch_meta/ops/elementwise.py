@@ -1,10 +1,14 @@
-"""Elementwise ops with broadcasting: arithmetic, comparisons, exp/log/abs/neg and relu.
+"""Elementwise ops with broadcasting: arithmetic, comparisons, exp/log/abs/neg, relu,
+maximum/minimum and clamp.
 
 A binary op takes two tensors, or one tensor and a Python scalar (``scalar=``, with
 ``reflected=True`` for ``2 - x``). Results follow PyTorch's type promotion.
 """
 
 from __future__ import annotations
+
+import math
+import sys
 
 from .. import dtypes
 from . import shapes
@@ -350,3 +354,190 @@ class Where(Function):
         if self.needs_input_grad[2]:
             gb = _reduce(backend, backend.where(self.condition, zero, gy), self.input_specs[2])
         return None, ga, gb
+
+
+class Maximum(Binary):
+    """The larger of two tensors elementwise; NaN propagates (PyTorch's ``maximum``).
+
+    Shape:
+        ``a`` and ``b`` broadcast together; the output has the broadcast shape and the
+        promoted dtype.
+    """
+
+    op_name, backward_name, kernel = "maximum", "MaximumBackward0", "maximum"
+    saved_for_backward = (0, 1)  # the comparison of the two operands decides each gradient
+    #: the comparison kernel, true where its left operand loses (and gets no gradient)
+    loses = "lt"
+
+    def save(self, x, y, out):
+        self.x, self.y = x, y
+
+    def grads(self, backend, gy):
+        x, y, loses = self.x, self.y, self.loses
+        # PyTorch's formula: a tie splits the gradient in half; each operand then gets none
+        # where it loses. Where either is NaN, neither ``==`` nor ``<`` holds, so both get
+        # the whole gradient, as in PyTorch.
+        half = backend.binary("mul", gy, gy.dtype.type(0.5))
+        shared = backend.where(backend.binary("eq", x, y), half, gy)
+        zero = gy.dtype.type(0)
+        need_left, need_right = self.operand_needs()
+        return (backend.where(backend.binary(loses, x, y), zero, shared) if need_left else None,
+                backend.where(backend.binary(loses, y, x), zero, shared) if need_right else None)
+
+
+class Minimum(Maximum):
+    """The smaller of two tensors elementwise; NaN propagates (PyTorch's ``minimum``).
+
+    Shape:
+        ``a`` and ``b`` broadcast together; the output has the broadcast shape and the
+        promoted dtype.
+    """
+
+    op_name, backward_name, kernel = "minimum", "MinimumBackward0", "minimum"
+    loses = "gt"
+
+
+class Clamp(Function):
+    """``input`` limited to ``[min, max]`` elementwise; the bounds are Python numbers.
+
+    Either bound may be None (not both). As in PyTorch the result is
+    ``minimum(maximum(x, min), max)``: when ``min > max`` every element becomes ``max``, and
+    NaN stays NaN. The gradient passes where ``min <= x <= max`` (bounds included) and is
+    zero elsewhere, NaN included.
+
+    Shape:
+        the output has the input's shape; its dtype is the input's promoted with the bounds
+        (PyTorch's rule: an integer tensor with a float bound gives float32).
+
+    Raises:
+        TypeError: a bound is not a number (a Tensor: use ``maximum``/``minimum``), or a
+            bool tensor with bool bounds.
+        RuntimeError: both bounds are None, or a bound overflows the result dtype.
+    """
+
+    op_name, backward_name = "clamp", "ClampBackward1"
+    saved_for_backward = (0,)
+    _hyper = ("min", "max")
+
+    def __init__(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+        # Explicit parameters, not Function's keywords: ``clamp(x, 0, 1)`` is positional.
+        self.min = _number(self.op_name, "min", min)
+        self.max = _number(self.op_name, "max", max)
+        if self.min is None and self.max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+    def infer(self, x):
+        dtype = x._dtype
+        for bound in (self.min, self.max):
+            if bound is not None:
+                dtype = dtypes.scalar_result(dtype, bound)
+        if dtype is dtypes.bool_:  # PyTorch has no bool kernel either (NotImplementedError)
+            raise TypeError(f"{self.op_name}: bool tensors cannot be clamped with bool bounds; "
+                            "convert the tensor first, e.g. with .int()")
+        self.compute_dtype = dtype
+        self.low = _bound_scalar(self.op_name, "min", self.min, dtype)
+        self.high = _bound_scalar(self.op_name, "max", self.max, dtype)
+        return x._data.shape, dtype
+
+    def forward(self, backend, x):
+        if x.dtype != self.compute_dtype.numpy:
+            x = backend.astype(x, self.compute_dtype)
+        out = x
+        if self.low is not None:
+            out = backend.binary("maximum", out, self.low)
+        if self.high is not None:
+            out = backend.binary("minimum", out, self.high)
+        if self.recording:
+            self.x = x
+        return out
+
+    def backward(self, backend, gy):
+        x, passes = self.x, None
+        if self.low is not None:
+            passes = backend.binary("ge", x, self.low)
+        if self.high is not None:
+            below = backend.binary("le", x, self.high)
+            # bool * bool is a logical and
+            passes = below if passes is None else backend.binary("mul", passes, below)
+        return (backend.where(passes, gy, gy.dtype.type(0)),)
+
+
+class ClampMin(Clamp):
+    """``clamp(input, min=min)`` under PyTorch's own name and ``grad_fn``; ``min`` is required.
+
+    Shape:
+        the output has the input's shape (dtype as for ``Clamp``).
+    """
+
+    op_name, backward_name = "clamp_min", "ClampMinBackward0"
+
+    def __init__(self, min):  # noqa: A002 - PyTorch's name
+        _require(self.op_name, "min", min)
+        super().__init__(min=min)
+
+
+class ClampMax(Clamp):
+    """``clamp(input, max=max)`` under PyTorch's own name and ``grad_fn``; ``max`` is required.
+
+    Shape:
+        the output has the input's shape (dtype as for ``Clamp``).
+    """
+
+    op_name, backward_name = "clamp_max", "ClampMaxBackward0"
+
+    def __init__(self, max):  # noqa: A002 - PyTorch's name
+        _require(self.op_name, "max", max)
+        super().__init__(max=max)
+
+
+def _require(op: str, name: str, value) -> None:
+    if value is None:
+        raise TypeError(f"{op}(): expected {name} to be a number, got None")
+
+
+def _number(op: str, name: str, value):
+    """A clamp bound as a Python number (or None), so that promotion sees its kind."""
+    if value is None or type(value) in (float, int, bool):
+        return value
+    from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
+
+    if isinstance(value, Tensor):
+        raise TypeError(
+            f"{op}(): tensor bounds are not supported by minitorch_meta ({name} is a Tensor); "
+            "pass a Python number, or use torch.maximum(input, min) for a tensor min and "
+            "torch.minimum(input, max) for a tensor max")
+    if getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()  # a NumPy scalar: np.float32 is no Python float
+    if isinstance(value, (float, int)):
+        return value
+    raise TypeError(f"{op}(): expected {name} to be a number or None, got "
+                    f"{type(value).__name__}")
+
+
+def _bound_scalar(op: str, name: str, value, dtype):
+    """``value`` as a scalar of ``dtype``, refused (as PyTorch does) when it cannot hold it."""
+    if value is None:
+        return None
+    low, high = _finite_range(dtype)
+    # inf and NaN are values of a float dtype (a float bound means a float dtype); a
+    # finite number beyond the dtype's range is not
+    fits = (isinstance(value, float) and not math.isfinite(value)) or low <= value <= high
+    if not fits:
+        raise RuntimeError(f"{op}: value cannot be converted to type {dtype} without overflow "
+                           f"({name}={value!r})")
+    return dtype.numpy.type(value)
+
+
+#: the largest finite float of each float width in bytes (IEEE 754 single and double)
+_FLOAT_MAX = {4: 3.4028234663852886e38, 8: sys.float_info.max}
+
+
+def _finite_range(dtype) -> tuple:
+    """The smallest and largest finite values of ``dtype`` (bool excluded). From its width,
+    not from NumPy: ops name no array library (see tests/backends/test_cuda_static.py)."""
+    bits = 8 * dtype.itemsize
+    if dtype.is_floating_point:
+        return -_FLOAT_MAX[dtype.itemsize], _FLOAT_MAX[dtype.itemsize]
+    if dtype.numpy.kind == "u":
+        return 0, 2 ** bits - 1
+    return -2 ** (bits - 1), 2 ** (bits - 1) - 1

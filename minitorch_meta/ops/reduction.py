@@ -1,5 +1,5 @@
 """Reductions: ``sum``, ``mean``, ``max`` (whole tensor, or values and indices over a dim),
-and ``argmax``."""
+``amax``/``amin`` (values only, over any dims) and ``argmax``."""
 
 from __future__ import annotations
 
@@ -155,6 +155,95 @@ class MaxDim(Function):
         chosen = backend.binary("eq", positions, self.index)  # one-hot along the axis
         gy = backend.reshape(gy, self.index.shape)
         return (backend.astype(backend.binary("mul", chosen, gy), dtype),)
+
+
+class Amax(Function):
+    """The largest value over ``dim`` (every dim when it is None or empty): PyTorch's
+    ``amax``, which returns no indices, so the gradient is shared evenly between the tied
+    maxima of each reduced slice (``max(dim)`` instead gives it all to one index).
+
+    Shape:
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+
+    Raises:
+        RuntimeError reducing every dim of an empty tensor and IndexError reducing over a
+        dim of size 0 (the max of nothing has no value); IndexError for a dim out of range
+        and RuntimeError for a dim given twice.
+    """
+
+    op_name, backward_name = "amax", "AmaxBackward0"
+    saved_for_backward = (0, "output")
+    dim, keepdim = (), False
+
+    def infer(self, x):
+        shape = x._data.shape
+        # PyTorch looks for empty slices before it looks for repeated dims
+        empty = empty_reduction(self.op_name, shape, self.dim)
+        if empty == "all":
+            raise RuntimeError(f"{self.op_name}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0 (input shape {shapes.fmt(shape)}). Specify "
+                               "the reduction dim with the 'dim' argument.")
+        if empty is not None:
+            raise IndexError(f"{self.op_name}(): Expected reduction dim {empty} to have non-zero "
+                             f"size (input shape {shapes.fmt(shape)}).")
+        self.axes = shapes.reduction_dims(self.op_name, self.dim, len(shape), ranges_first=True)
+        return shapes.reduce_shape(self.op_name, shape, self.axes, self.keepdim), x._dtype
+
+    def _reduce(self, backend, x):
+        return backend.max(x, self.axes, True)
+
+    def forward(self, backend, x):
+        kept = self._reduce(backend, x)  # reduced dims kept as 1: backward broadcasts it
+        if self.recording:
+            self.x, self.kept = x, kept
+        return drop_reduced_dims(backend, kept, self.axes, self.keepdim)
+
+    def backward(self, backend, gy):
+        ties = backend.binary("eq", self.x, self.kept)
+        count = backend.sum(ties, self.axes, True)
+        share = backend.binary("div", backend.reshape(gy, self.kept.shape),
+                               backend.astype(count, _dtype_of(gy)))
+        return (backend.binary("mul", ties, share),)
+
+
+class Amin(Amax):
+    """The smallest value over ``dim``: ``amax``'s twin (ties share the gradient).
+
+    Shape:
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+    """
+
+    op_name, backward_name = "amin", "AminBackward0"
+
+    def _reduce(self, backend, x):
+        return backend.min(x, self.axes, True)
+
+
+def empty_reduction(op, shape, dim):
+    """Why a reduction without an identity (max, min, the inf norm) cannot run: ``"all"``
+    when it covers every dim (``dim`` None or empty) of an empty tensor, the first ``dim``
+    (as the user wrote it) of size 0, or None when every reduced slice has elements.
+
+    Raises:
+        IndexError for a dim out of range, checked in the order given, as PyTorch does.
+    """
+    if math.prod(shape) != 0:
+        return None
+    given = shapes.given_dims(op, dim)
+    if not given:
+        return "all"
+    for d in given:
+        if shape[shapes.normalize_dim(op, int(d), len(shape))] == 0:
+            return d
+    return None
+
+
+def drop_reduced_dims(backend, kept, axes, keepdim):
+    """A reduction's output from its keepdims form: without the reduced dims unless
+    ``keepdim``, and a 0-d array (not a NumPy scalar) when every dim is reduced."""
+    if not keepdim:
+        kept = backend.reshape(kept, tuple(s for i, s in enumerate(kept.shape) if i not in axes))
+    return backend.asarray(kept, None) if kept.ndim == 0 else kept
 
 
 class Argmax(Function):

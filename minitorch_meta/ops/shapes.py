@@ -77,6 +77,44 @@ def normalize_dim(op: str, dim: int, ndim: int) -> int:
     return dim % ndim if ndim else 0
 
 
+def given_dims(op: str, dim) -> tuple:
+    """A reduction's ``dim`` as the tuple of ints it lists (None: none), refusing non-ints."""
+    dims = () if dim is None else tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    for d in dims:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+            raise TypeError(f"{op}(): argument 'dim' must be an int or a tuple of ints, but got "
+                            f"{type(d).__name__} ({d!r})")
+    return dims
+
+
+def reduction_dims(op: str, dim, ndim: int, ranges_first: bool = False) -> tuple:
+    """The sorted axes a reduction over ``dim`` covers, PyTorch's way: ``None`` and an empty
+    tuple or list mean every dimension; an int or a tuple/list of ints, negative ones too,
+    each at most once. A 0-d tensor has no axes, so it gives ``()`` (its dim may be 0 or -1).
+
+    With several mistakes, the first reported is PyTorch's: one dim at a time (range, then
+    repeat), or with ``ranges_first`` (amax, amin) every range before any repeat.
+
+    Raises:
+        IndexError for a dim out of range, RuntimeError for a dim listed twice and
+        TypeError for a dim that is not an int.
+    """
+    dims = given_dims(op, dim)
+    if not dims:
+        return tuple(range(ndim))
+    if ranges_first:
+        for d in dims:
+            normalize_dim(op, int(d), ndim)
+    seen = set()
+    for d in dims:
+        axis = normalize_dim(op, int(d), ndim)
+        if axis in seen:
+            raise RuntimeError(f"{op}(): dim {axis} appears multiple times in the list of dims "
+                               f"{dims}")
+        seen.add(axis)
+    return tuple(sorted(seen)) if ndim else ()
+
+
 def reduce_shape(op: str, shape, dim, keepdim: bool) -> tuple:
     """Output shape of a reduction over ``dim`` (None: all, int or tuple of ints)."""
     if dim is None:

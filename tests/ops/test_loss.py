@@ -105,3 +105,49 @@ def test_losses_stay_float32():
         assert out.dtype is mt.float32
         out.sum().backward()
     assert x.grad.dtype is mt.float32
+
+
+LOSSES = ["mse_loss", "l1_loss", "nll_loss", "cross_entropy"]
+
+
+@pytest.mark.parametrize("name", LOSSES)
+def test_loss_functions_take_pytorchs_arguments_in_pytorchs_order(name):
+    import inspect
+
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    ours = list(inspect.signature(getattr(mF, name)).parameters)
+    theirs = list(inspect.signature(getattr(torch.nn.functional, name)).parameters)
+    assert ours == theirs
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # PyTorch's deprecation of the flags
+@pytest.mark.parametrize("call", [
+    lambda F, x, t, p: F.nll_loss(x.log_softmax(1), t, None, None, 1, None, "sum"),
+    lambda F, x, t, p: F.cross_entropy(x, t, None, None, 1, None, "none"),
+    lambda F, x, t, p: F.cross_entropy(x, t, None, False),       # size_average=False: sum
+    lambda F, x, t, p: F.nll_loss(x.log_softmax(1), t, None, None, -100, False),  # reduce=False
+    lambda F, x, t, p: F.mse_loss(x, p, False),                  # size_average=False: sum
+    lambda F, x, t, p: F.l1_loss(x, p, None, False),             # reduce=False: none
+], ids=["nll_positional", "ce_positional", "ce_size_average", "nll_reduce", "mse_size_average",
+        "l1_reduce"])
+def test_positional_and_legacy_arguments_equal_pytorch(call):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    rng = np.random.default_rng(0)
+    x, p = rng.standard_normal((4, 3)).astype(np.float32), rng.random((4, 3)).astype(np.float32)
+    t = np.array([0, 1, 2, 1])
+    ours = call(mF, mt.tensor(x), mt.tensor(t), mt.tensor(p))
+    theirs = call(torch.nn.functional, torch.tensor(x), torch.tensor(t), torch.tensor(p))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x, t: mF.nll_loss(x, t, mt.ones(3)), "nll_loss: class weights are not supported"),
+    (lambda x, t: mF.cross_entropy(x, t, mt.ones(3)),
+     "cross_entropy: class weights are not supported"),
+    (lambda x, t: mF.cross_entropy(x, t, label_smoothing=0.1),
+     "cross_entropy: label_smoothing is not supported"),
+    (lambda x, t: mF.mse_loss(x, x, weight=mt.ones(3)), "mse_loss: class weights are not"),
+])
+def test_unsupported_loss_arguments_are_refused_not_ignored(call, message):
+    with pytest.raises(NotImplementedError, match=message):
+        call(mt.randn(2, 3), mt.tensor([0, 2]))
