@@ -87,6 +87,24 @@ def promote(a: dtype, b: dtype) -> dtype:
     return a if a._rank >= b._rank else b
 
 
+def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:
+    """The dtype of a binary op between two tensors, 0-d ones counted as PyTorch does.
+
+    A 0-d tensor (``torch.tensor(2.0, dtype=torch.float64)``) acts like a scalar next to a
+    tensor with dimensions: it widens it only when it is of a higher kind (bool < integer <
+    float). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d float64`` is
+    float64 and ``bool + 0-d int64`` is int64.
+    """
+    if a_is_0d == b_is_0d:
+        return promote(a, b)
+    dimensioned, zero_dim = (b, a) if a_is_0d else (a, b)
+    if dimensioned.is_floating_point:
+        return dimensioned
+    if dimensioned is bool_ or zero_dim.is_floating_point:
+        return promote(dimensioned, zero_dim)
+    return dimensioned  # integers: a 0-d integer never widens an integer tensor
+
+
 def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
     """The dtype of a binary op between a tensor and a Python scalar (PyTorch's rule).
 

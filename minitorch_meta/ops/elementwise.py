@@ -42,10 +42,12 @@ class Binary(Function):
         else:
             # Same shapes and same dtypes, the common case, need no broadcasting or promotion.
             shape, other_shape = a._data.shape, b._data.shape
+            dtype = a._dtype
+            if dtype is not b._dtype:  # before broadcasting: a 0-d operand promotes less
+                dtype = dtypes.promote_tensors(dtype, not shape, b._dtype, not other_shape)
             if shape != other_shape:
                 shape = shapes.broadcast(self.op_name, shape, other_shape)
-            dtype = a._dtype
-            self.compute_dtype = dtype if dtype is b._dtype else dtypes.promote(dtype, b._dtype)
+            self.compute_dtype = dtype
         return shape, self.result_dtype(self.compute_dtype)
 
     def result_dtype(self, compute_dtype):
@@ -339,7 +341,7 @@ class Where(Function):
                             f"{condition.dtype}; compare first, e.g. where(x > 0, a, b)")
         shape = shapes.broadcast("where", shapes.broadcast("where", condition.shape, a.shape),
                                  b.shape)
-        self.out_dtype = dtypes.promote(a.dtype, b.dtype)
+        self.out_dtype = dtypes.promote_tensors(a.dtype, not a.shape, b.dtype, not b.shape)
         return shape, self.out_dtype
 
     def forward(self, backend, condition, a, b):
