@@ -47,9 +47,11 @@ class Sum(Function):
 
     def infer(self, x):
         shape = x._data.shape
-        self.axes = _axes(self.op_name, self.dim, len(shape))
+        # dim=() or [] reduces every dim, as in PyTorch (not none, as NumPy's axis=())
+        self.axes = None if self.dim is None else shapes.reduction_dims(self.op_name, self.dim,
+                                                                         len(shape))
         dtype = x._dtype if x._dtype.is_floating_point else dtypes.int64
-        return shapes.reduce_shape("sum", shape, self.dim, self.keepdim), dtype
+        return shapes.reduce_shape(self.op_name, shape, self.axes, self.keepdim), dtype
 
     def forward(self, backend, x):
         out = backend.sum(x, self.axes, self.keepdim)

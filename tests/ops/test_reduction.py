@@ -24,6 +24,10 @@ CASES = [
     Case("mean_dim", lambda T, F, a: T.mean(a, 0), [Arg(S)]),
     Case("mean_dim_keepdim", lambda T, F, a: a.mean(2, keepdim=True), [Arg(S)]),
     Case("mean_dims", lambda T, F, a: a.mean((1, 2)), [Arg(S)]),
+    # An empty dim list reduces every dim in PyTorch (NumPy's axis=() reduces none).
+    Case("sum_empty_dims", lambda T, F, a: a.sum(dim=()), [Arg(S)]),
+    Case("mean_empty_dims_keepdim", lambda T, F, a: a.mean(dim=[], keepdim=True), [Arg(S)]),
+    Case("sum_0d_dim0", lambda T, F, a: (a * 2).sum(0), [Arg(())]),
     Case("max_all", lambda T, F, a: a.max(), [Arg(S, "distinct")]),
     Case("max_dim", lambda T, F, a: a.max(1)[0], [Arg(S, "distinct")]),
     Case("max_dim_keepdim", lambda T, F, a: T.max(a, -1, keepdim=True).values,
@@ -98,3 +102,10 @@ def test_reduction_errors():
         mt.empty(0).max()
     with pytest.raises(IndexError, match=r"max\(\): cannot reduce over an empty dimension 1"):
         mt.empty(2, 0).max(1)
+
+
+def test_a_dim_listed_twice_is_refused_as_in_pytorch():
+    with pytest.raises(RuntimeError, match="dim 0 appears multiple times in the list of dims"):
+        mt.ones(2, 3).sum(dim=(0, -2))
+    with pytest.raises(RuntimeError, match="dim 1 appears multiple times"):
+        mt.ones(2, 3, device="meta").mean(dim=[1, 1])
