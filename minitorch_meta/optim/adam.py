@@ -3,7 +3,8 @@
 The update is PyTorch's, step for step (``g`` the gradient, ``t`` the step count)::
 
     g = -g if maximize
-    g = g + weight_decay * p                     if weight_decay != 0
+    p = p * (1 - lr * weight_decay)              if decoupled_weight_decay (AdamW)
+    g = g + weight_decay * p                     otherwise, if weight_decay != 0
     m = m + (1 - beta1) * (g - m)                (PyTorch's lerp)
     v = beta2 * v + (1 - beta2) * g * g
     v_max = max(v_max, v)                        if amsgrad (then used in place of v)
@@ -19,26 +20,39 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from .. import dtypes
-from ..factories import tensor, zeros_like
-from ..functions import where
+from ..factories import zeros_like
+from ..functions import maximum
 from ..tensor import Tensor
-from .optimizer import Optimizer, check_number
+from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
+from .optimizer import Optimizer, check_number, reject_unsupported
 
 
 class Adam(Optimizer):
-    """Adam (Kingma & Ba, 2015), PyTorch's ``torch.optim.Adam`` (L2 weight decay, not AdamW).
+    """Adam (Kingma & Ba, 2015), PyTorch's ``torch.optim.Adam``.
+
+    Weight decay is L2 regularisation added to the gradient, unless
+    ``decoupled_weight_decay=True`` (then the parameter itself shrinks: that is ``AdamW``).
+    ``foreach``, ``capturable``, ``differentiable`` and ``fused`` are accepted at their
+    defaults only.
 
     Raises:
         ValueError: ``lr``, ``eps`` or ``weight_decay`` is negative, or a beta is outside
             [0, 1).
+        NotImplementedError: ``foreach``, ``capturable``, ``differentiable`` or ``fused`` is
+            set.
     """
 
     def __init__(self, params: Iterable, lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0, amsgrad: bool = False, *, maximize: bool = False):
+                 weight_decay: float = 0.0, amsgrad: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False):
+        reject_unsupported(type(self).__name__, foreach=foreach, capturable=capturable,
+                           differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
-                    "amsgrad": amsgrad, "maximize": maximize}
+                    "amsgrad": amsgrad, "maximize": maximize,
+                    "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
 
     def _check_group(self, group: dict) -> None:
@@ -54,32 +68,29 @@ class Adam(Optimizer):
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
         state = self.state[p]
         if not state:
-            state["step"] = tensor(0.0, dtype=dtypes.float32, device="cpu")
+            state["step"] = new_step()
             state["exp_avg"] = zeros_like(p)
             state["exp_avg_sq"] = zeros_like(p)
-        elif not isinstance(state["step"], Tensor):  # a plain number from an older state dict
-            state["step"] = tensor(float(state["step"]), dtype=dtypes.float32, device="cpu")
         if amsgrad and "max_exp_avg_sq" not in state:
             state["max_exp_avg_sq"] = zeros_like(p)
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:
         beta1, beta2 = group["betas"]
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        decoupled = group["decoupled_weight_decay"]
         state = self._state(p, group["amsgrad"])
-        g = -p.grad if group["maximize"] else p.grad
-        state["step"].add_(1)
-        if group["weight_decay"] != 0:
-            g = g.add(p, alpha=group["weight_decay"])
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_((g - exp_avg) * (1 - beta1))
-        exp_avg_sq.mul_(beta2).add_(g * (1 - beta2) * g)
+        step = count_step(state)
+        g = descent_gradient(p, group, 0 if decoupled else weight_decay)
+        if decoupled and weight_decay != 0:
+            p.mul_(1 - lr * weight_decay)
+        exp_avg = lerp_(state["exp_avg"], g, 1 - beta1)
+        exp_avg_sq = square_average_(state["exp_avg_sq"], g, beta2)
         if group["amsgrad"]:
-            largest = state["max_exp_avg_sq"]
-            largest.copy_(where(exp_avg_sq > largest, exp_avg_sq, largest))
-            second_moment = largest
+            second_moment = state["max_exp_avg_sq"].copy_(
+                maximum(state["max_exp_avg_sq"], exp_avg_sq))
         else:
             second_moment = exp_avg_sq
-        step = state["step"].item()
-        step_size = group["lr"] / (1 - beta1 ** step)
+        step_size = lr / (1 - beta1 ** step)
         denom = (second_moment.sqrt() / math.sqrt(1 - beta2 ** step)).add_(group["eps"])
-        p.add_(exp_avg * -step_size / denom)
+        p.add_(exp_avg / denom, alpha=-step_size)

@@ -165,6 +165,11 @@ class Optimizer:
         new_groups = []
         for group, saved in zip(self.param_groups, saved_groups):
             updated = copy.deepcopy({k: v for k, v in saved.items() if k != "params"})
+            # a dict saved before an option existed lacks it: take the default, as PyTorch's
+            # __setstate__ does, so that the update rules can read every option
+            for name, default in self.defaults.items():
+                if default is not required:
+                    updated.setdefault(name, default)
             updated["params"] = group["params"]
             new_groups.append(updated)
         self.state = state
@@ -180,8 +185,9 @@ class Optimizer:
 
 
 def check_number(name: str, value, low: float = 0.0, high: float | None = None,
-                 label: str | None = None) -> None:
-    """Raise unless ``low <= value`` (and ``value < high``), with PyTorch's message.
+                 label: str | None = None, *, high_inclusive: bool = False) -> None:
+    """Raise unless ``low <= value`` (and ``value < high``, or ``<=`` if ``high_inclusive``),
+    with PyTorch's message.
 
     Raises:
         TypeError: ``value`` is not a real number.
@@ -190,9 +196,30 @@ def check_number(name: str, value, low: float = 0.0, high: float | None = None,
     label = label or f"{name} value"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"Invalid {label}: expected a number, got {value!r}")
-    if not low <= value or (high is not None and not value < high):
-        bounds = f"in [{low}, {high})" if high is not None else f">= {low}"
+    above = high is not None and not (value <= high if high_inclusive else value < high)
+    if not low <= value or above:
+        bounds = (f"in [{low}, {high}{']' if high_inclusive else ')'}" if high is not None
+                  else f">= {low}")
         raise ValueError(f"Invalid {label}: {value} (it must be {bounds})")
+
+
+def reject_unsupported(optimizer: str, **switches) -> None:
+    """Refuse PyTorch's implementation switches set away from their defaults (None or False).
+
+    ``foreach``, ``fused``, ``capturable`` and ``differentiable`` choose among PyTorch's
+    kernels (multi-tensor, fused, CUDA-graph safe, differentiable through the step). They do
+    not change the update rule, and we have one implementation of each rule, so code that
+    passes their defaults runs unchanged and any other value is refused rather than ignored.
+
+    Raises:
+        NotImplementedError: a switch is set, e.g. ``foreach=True``.
+    """
+    for name, value in switches.items():
+        if value is not None and value is not False:
+            raise NotImplementedError(
+                f"{optimizer}: {name}={value!r} is not supported; minitorch_meta has one "
+                f"implementation of each optimizer (a loop of in-place tensor ops over the "
+                f"parameters), so leave {name} at its default ({name}=None or False)")
 
 
 def _as_param_list(params) -> list:

@@ -14,20 +14,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, check_number
+from ._updates import descent_gradient
+from .optimizer import Optimizer, check_number, reject_unsupported
 
 
 class SGD(Optimizer):
     """Stochastic gradient descent (optionally with momentum), PyTorch's ``torch.optim.SGD``.
 
+    ``foreach``, ``differentiable`` and ``fused`` are accepted at their defaults only.
+
     Raises:
         ValueError: a hyper-parameter is negative, or ``nesterov`` is asked without momentum
             or with dampening.
+        NotImplementedError: ``foreach``, ``differentiable`` or ``fused`` is set.
     """
 
     def __init__(self, params: Iterable, lr: float = 1e-3, momentum: float = 0.0,
                  dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False, *,
-                 maximize: bool = False):
+                 maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None):
+        reject_unsupported("SGD", foreach=foreach, differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
                     "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize}
         super().__init__(params, defaults)
@@ -42,9 +48,7 @@ class SGD(Optimizer):
                              f"momentum={group['momentum']}, dampening={group['dampening']})")
 
     def _update(self, p: Tensor, group: dict) -> None:
-        g = -p.grad if group["maximize"] else p.grad
-        if group["weight_decay"] != 0:
-            g = g.add(p, alpha=group["weight_decay"])
+        g = descent_gradient(p, group, group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[p]
