@@ -53,6 +53,15 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     max_pool2d_indices(argmax, x_shape, kernel, stride, padding, dilation) -> indices
                                 (int64 flat positions in each input plane, PyTorch's)
     max_pool2d_backward(gy, argmax, x_shape, kernel, stride, padding, dilation) -> gx
+    avg_pool2d(x, kernel, stride, padding, out_hw, divisor) -> (y, saved)
+                                (``divisor``: an int for every window, or ``(rows, cols)``,
+                                tuples of ints: window ``(i, j)`` divides by
+                                ``rows[i] * cols[j]``; ``saved``: what backward needs, opaque
+                                to the op)
+    avg_pool2d_backward(gy, saved) -> gx
+    adaptive_avg_pool2d(x, out_hw) -> (y, saved)
+                                (PyTorch's windows ``[floor(i*H/OH), ceil((i+1)*H/OH))``)
+    adaptive_avg_pool2d_backward(gy, saved) -> gx
 """
 
 from __future__ import annotations
@@ -115,3 +124,9 @@ class Backend:
         self._missing("max_pool2d_indices")
     def max_pool2d_backward(self, gy, argmax, x_shape, kernel, stride, padding, dilation):
         self._missing("max_pool2d_backward")
+    def avg_pool2d(self, x, kernel, stride, padding, out_hw, divisor):
+        self._missing("avg_pool2d")
+    def avg_pool2d_backward(self, gy, saved): self._missing("avg_pool2d_backward")
+    def adaptive_avg_pool2d(self, x, out_hw): self._missing("adaptive_avg_pool2d")
+    def adaptive_avg_pool2d_backward(self, gy, saved):
+        self._missing("adaptive_avg_pool2d_backward")

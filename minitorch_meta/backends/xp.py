@@ -4,18 +4,19 @@ Everything device-specific (which module, scatter-add, synchronisation, device s
 comes from the subclass; nothing here may name ``numpy`` directly (a test enforces it),
 so that the CUDA path runs exactly this code.
 
-The convolution and pooling kernels live in ``xp_conv.py`` and ``xp_pooling.py``, mixed in
-here.
+The convolution and pooling kernels live in ``xp_conv.py``, ``xp_pooling.py`` (max) and
+``xp_avg_pooling.py`` (average, adaptive average), mixed in here.
 """
 
 from __future__ import annotations
 
 from .base import Backend
+from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
 from .xp_pooling import PoolingKernels
 
 
-class XpBackend(ConvKernels, PoolingKernels, Backend):
+class XpBackend(ConvKernels, PoolingKernels, AvgPoolingKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

@@ -7,6 +7,8 @@
 from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
@@ -19,6 +21,8 @@ from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
 
 __all__ = [
+    "AdaptiveAvgPool2d", "AvgPool2d",
+    "BatchNorm1d", "BatchNorm2d",
     "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "LazyConv2d",
     "LazyLinear",
     "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",

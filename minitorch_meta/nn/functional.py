@@ -11,12 +11,13 @@ import warnings
 from .. import functions
 from ..errors import MetaDataError
 from ..factories import rand
+from ..ops import avg_pooling, layout, linalg, loss, pooling
 from ..ops import conv as conv_ops
-from ..ops import layout, linalg, loss, pooling
 from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
 from ._reduction import legacy_reduction, refuse_label_smoothing, refuse_weight
+from .batchnorm import batch_norm as batch_norm  # composed of ops; lives beside its layers
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):
@@ -62,6 +63,30 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     if unbatched:
         y, indices = y.squeeze(0), indices.squeeze(0)
     return y, indices
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """Average pooling over ``kernel_size`` windows; ``stride`` defaults to ``kernel_size``.
+
+    Padding counts in each window's divisor with ``count_include_pad``;
+    ``divisor_override`` replaces every divisor.
+
+    Shape:
+        ``(N, C, H, W)`` or ``(C, H, W)`` -> ``(N, C, H_out, W_out)`` or ``(C, H_out, W_out)``.
+    """
+    return avg_pooling.AvgPool2d(kernel_size=kernel_size, stride=stride, padding=padding,
+                                 ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                                 divisor_override=divisor_override)(input)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average pooling to ``output_size`` (an int, or a pair whose None keeps that input size).
+
+    Shape:
+        ``(N, C, H, W)`` or ``(C, H, W)`` -> ``(N, C, *output_size)`` or ``(C, *output_size)``.
+    """
+    return avg_pooling.AdaptiveAvgPool2d(output_size=output_size)(input)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

@@ -18,7 +18,8 @@ import minitorch_meta
 
 PACKAGE = Path(minitorch_meta.__file__).parent
 # The shared kernels: xp.py and the mixins it is made of.
-XP_FILES = [PACKAGE / "backends" / name for name in ("xp.py", "xp_conv.py", "xp_pooling.py")]
+XP_FILES = [PACKAGE / "backends" / name for name in ("xp.py", "xp_conv.py", "xp_pooling.py",
+                                                     "xp_avg_pooling.py")]
 
 # Local names in the kernel files that hold something other than a device array, and what they hold.
 NON_ARRAY_RECEIVERS = {
@@ -157,6 +158,7 @@ NUMPY_ALLOWED = {
 
 # Where a NumPy call would bypass the array module of the inputs: never allowed.
 NUMPY_FORBIDDEN = ("backends/xp.py", "backends/xp_conv.py", "backends/xp_pooling.py",
+                   "backends/xp_avg_pooling.py",
                    "backends/cupy_backend.py", "ops/", "autograd.py", "nn/functional.py",
                    "optim/")
 
