@@ -66,7 +66,7 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
 
 from __future__ import annotations
 
-UNARY = ("neg", "abs", "exp", "log", "sign", "sqrt", "tanh")
+UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge")
 

@@ -26,6 +26,7 @@ class XpBackend(ConvKernels, PoolingKernels, AvgPoolingKernels, Backend):
         self.xp = xp
         self._as_strided = as_strided
         self._unary = {"neg": xp.negative, "abs": xp.abs, "exp": xp.exp, "log": xp.log,
+                       "log1p": xp.log1p,
                        "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh}
         self._binary = {"add": xp.add, "sub": xp.subtract, "mul": xp.multiply,
                         "div": xp.true_divide, "pow": xp.power, "maximum": xp.maximum,

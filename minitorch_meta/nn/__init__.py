@@ -15,19 +15,30 @@ from .dropout import Dropout
 from .flatten import Flatten
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
-    "BatchNorm1d", "BatchNorm2d",
-    "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "LazyConv2d",
+    "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+    "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "KLDivLoss",
+    "L1Loss", "LazyConv2d",
     "LazyLinear",
     "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
     "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",
-    "Softmax", "Tanh",
+    "SmoothL1Loss", "Softmax", "Tanh",
     "UninitializedParameter",
     "functional", "init",
 ]

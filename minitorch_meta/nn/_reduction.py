@@ -1,7 +1,8 @@
 """Loss arguments shared by the loss layers and ``nn.functional``'s loss functions.
 
-PyTorch's deprecated ``size_average``/``reduce`` flags still appear in scripts, and
-``weight``/``label_smoothing`` are refused with one message wherever they are passed.
+PyTorch's deprecated ``size_average``/``reduce`` flags still appear in scripts, and the
+class ``weight`` of the losses that do not support it is refused with one message wherever
+it is passed.
 """
 
 from __future__ import annotations
@@ -23,9 +24,3 @@ def refuse_weight(name: str, weight) -> None:
     if weight is not None:
         raise NotImplementedError(f"{name}: class weights are not supported by "
                                   "minitorch_meta; pass weight=None")
-
-
-def refuse_label_smoothing(name: str, label_smoothing: float) -> None:
-    if label_smoothing != 0.0:
-        raise NotImplementedError(f"{name}: label_smoothing is not supported by "
-                                  "minitorch_meta; pass label_smoothing=0.0")

@@ -1,7 +1,8 @@
 """``nn.functional``: the layer math as functions — conv2d, max_pool2d, linear, relu, losses.
 
 Each function is a thin wrapper over one op (``ops/``): it normalises arguments and
-handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing more.
+handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing more. The
+loss functions live in ``loss_functions.py`` and are imported here.
 """
 
 from __future__ import annotations
@@ -11,13 +12,23 @@ import warnings
 from .. import functions
 from ..errors import MetaDataError
 from ..factories import rand
-from ..ops import avg_pooling, layout, linalg, loss, pooling
+from ..ops import avg_pooling, layout, linalg, pooling
 from ..ops import conv as conv_ops
 from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
-from ._reduction import legacy_reduction, refuse_label_smoothing, refuse_weight
 from .batchnorm import batch_norm as batch_norm  # composed of ops; lives beside its layers
+from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):
@@ -167,30 +178,6 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return layout.Flatten(start_dim=start_dim, end_dim=end_dim)(input)
 
 
-def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
-             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
-    """Mean squared error (``size_average``/``reduce``: PyTorch's deprecated flags).
-
-    Shape:
-        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
-    """
-    refuse_weight("mse_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    return loss.MseLoss(reduction=reduction)(input, target)
-
-
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
-            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
-    """Mean absolute error (``size_average``/``reduce``: PyTorch's deprecated flags).
-
-    Shape:
-        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
-    """
-    refuse_weight("l1_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    return loss.L1Loss(reduction=reduction)(input, target)
-
-
 def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     """``log(softmax(input))`` along ``dim``, computed stably.
 
@@ -220,46 +207,6 @@ def _softmax_dim(name: str, input: Tensor, dim: int | None) -> int:
                       "call to include dim=X as an argument.", UserWarning, stacklevel=3)
         return 0 if input.dim() in (0, 1, 3) else 1
     return dim
-
-
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
-             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
-    """Negative log-likelihood of class indices (PyTorch's argument order; ``weight`` must be
-    None).
-
-    Shape:
-        input ``(N, C)`` log-probabilities, target ``(N,)`` -> ``()`` (or ``(N,)``).
-    """
-    refuse_weight("nll_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
-
-
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                  size_average=None, ignore_index: int = -100, reduce=None,
-                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
-    """Softmax cross-entropy over class logits (PyTorch's argument order; ``weight`` must be
-    None and ``label_smoothing`` 0).
-
-    ``target`` holds class indices ``(N,)`` (int64), or class probabilities of the input's
-    shape (float), as in PyTorch.
-
-    Shape:
-        input ``(N, C)``, target ``(N,)`` or ``(N, C)`` -> ``()`` (or ``(N,)`` for ``'none'``).
-    """
-    refuse_weight("cross_entropy", weight)
-    refuse_label_smoothing("cross_entropy", label_smoothing)
-    reduction = legacy_reduction(size_average, reduce, reduction)
-    log_probabilities = log_softmax(input, 1 if input.dim() > 1 else 0)
-    if target.dtype.is_floating_point:
-        if tuple(target.shape) != tuple(input.shape):
-            raise ShapeError("cross_entropy", f"probability targets must have the input's shape "
-                                              f"{fmt(input.shape)}, got {fmt(target.shape)}")
-        per_sample = -(log_probabilities * target).sum(dim=1)
-        if reduction == "none":
-            return per_sample
-        return per_sample.sum() if reduction == "sum" else per_sample.mean()
-    return nll_loss(log_probabilities, target, reduction=reduction, ignore_index=ignore_index)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

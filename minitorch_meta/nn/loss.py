@@ -1,10 +1,14 @@
-"""Loss layers: ``MSELoss``, ``L1Loss``, ``CrossEntropyLoss`` and ``NLLLoss``."""
+"""Loss layers: ``MSELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``BCELoss``,
+``BCEWithLogitsLoss``, ``KLDivLoss``, ``CrossEntropyLoss`` and ``NLLLoss``.
+
+Each holds its hyper-parameters (weights as buffers, as in PyTorch, so they follow
+``.to()`` and the state dict) and calls its function in ``nn.functional``."""
 
 from __future__ import annotations
 
 from ..tensor import Tensor
 from . import functional as F
-from ._reduction import legacy_reduction, refuse_label_smoothing, refuse_weight
+from ._reduction import legacy_reduction, refuse_weight
 from .module import Module
 
 
@@ -15,14 +19,18 @@ class _Loss(Module):
 
 
 class _WeightedLoss(_Loss):
-    """A loss with PyTorch's per-class ``weight`` argument, which we do not support."""
+    """A loss with PyTorch's ``weight`` argument, kept as a buffer; refused (a clear error,
+    not a silent ignore) by the losses that do not support it."""
+
+    supports_weight = False
 
     def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
-        refuse_weight(type(self).__name__, weight)
+        if not self.supports_weight:
+            refuse_weight(type(self).__name__, weight)
         # PyTorch registers the weight as a buffer; None keeps it out of the state dict.
-        self.register_buffer("weight", None)
+        self.register_buffer("weight", weight)
 
 
 class MSELoss(_Loss):
@@ -47,27 +55,115 @@ class L1Loss(_Loss):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error above it (``beta=0``: ``L1Loss``).
+
+    Shape:
+        input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, ``delta`` times the absolute error above it
+    (``SmoothL1Loss`` times ``beta``, with ``delta`` for ``beta``).
+
+    Shape:
+        input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
+    """
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross-entropy of probabilities (after ``Sigmoid``) against targets in
+    ``[0, 1]``; ``weight`` scales each element's loss (broadcast to the input's shape).
+
+    Shape:
+        input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
+    """
+
+    supports_weight = True
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, weight=self.weight,
+                                      reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """``Sigmoid`` and ``BCELoss`` in one, stable for any logit; ``pos_weight`` weighs the
+    positive term (e.g. one weight per class, ``(C,)`` for an ``(N, C)`` input).
+
+    Shape:
+        input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None,
+                 reduction: str = "mean", pos_weight: Tensor | None = None) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of the target distribution from the log-probabilities
+    ``input`` (after ``LogSoftmax``); ``log_target=True`` takes the target as
+    log-probabilities too. Use ``reduction='batchmean'`` for the divergence per sample
+    (``'mean'`` divides by every element and warns, as in PyTorch).
+
+    Shape:
+        input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
+                 log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
 class CrossEntropyLoss(_WeightedLoss):
-    """Softmax cross-entropy of class logits against class indices or probabilities.
+    """Softmax cross-entropy of class logits against class indices or probabilities;
+    ``label_smoothing = s`` mixes the target with the uniform distribution,
+    ``(1 - s) target + s / C``.
 
     Shape:
         input ``(N, C)``, target ``(N,)`` int64 or ``(N, C)`` float -> ``()``
         (``(N,)`` for ``'none'``).
 
     Raises:
-        NotImplementedError: class ``weight`` or ``label_smoothing`` (not supported).
+        NotImplementedError: class ``weight`` (not supported).
     """
 
     def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
                  reduce=None, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, reduce, reduction)
-        refuse_label_smoothing("CrossEntropyLoss", label_smoothing)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.cross_entropy(input, target, reduction=self.reduction,
-                               ignore_index=self.ignore_index)
+                               ignore_index=self.ignore_index,
+                               label_smoothing=self.label_smoothing)
 
 
 class NLLLoss(_WeightedLoss):

@@ -1,7 +1,10 @@
-"""Losses and ``log_softmax``: ``mse_loss``, ``l1_loss``, ``nll_loss`` (so ``cross_entropy``)."""
+"""Losses and ``log_softmax``: ``mse_loss``, ``l1_loss``, ``smooth_l1_loss``, ``huber_loss``,
+``kl_div``, ``nll_loss`` (so ``cross_entropy``). The binary cross-entropies are in
+``binary_loss.py``."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from .. import dtypes
@@ -12,18 +15,19 @@ from .shapes import ShapeError, fmt
 REDUCTIONS = ("mean", "sum", "none")
 
 
-def _check_reduction(op: str, reduction: str) -> None:
-    if reduction not in REDUCTIONS:
-        raise ValueError(f"{op}: reduction must be one of {REDUCTIONS}, got {reduction!r}")
+def _check_reduction(op: str, reduction: str, allowed: tuple = REDUCTIONS) -> None:
+    if reduction not in allowed:
+        raise ValueError(f"{op}: reduction must be one of {allowed}, got {reduction!r}")
 
 
 def _reduce(backend, values, reduction: str):
+    """``values`` reduced: as they are, summed, or averaged (NaN when empty, as in PyTorch)."""
     if reduction == "none":
         return values
     total = backend.asarray(backend.sum(values, None, False), None)
     if reduction == "sum":
         return total
-    return backend.binary("div", total, total.dtype.type(max(values.size, 1)))
+    return backend.binary("div", total, total.dtype.type(values.size))
 
 
 class _PointwiseLoss(Function):
@@ -36,8 +40,12 @@ class _PointwiseLoss(Function):
 
     reduction = "mean"
 
+    def check_hyper_parameters(self) -> None:
+        """Raise ``ValueError`` for a hyper-parameter out of range (none by default)."""
+
     def infer(self, x, t):
         _check_reduction(self.op_name, self.reduction)
+        self.check_hyper_parameters()
         if not x.dtype.is_floating_point:
             raise TypeError(f"{self.op_name}: expected a floating-point input, got {x.dtype}")
         shapes.require_same_dtype(self.op_name, "input", x.dtype, "target", t.dtype)
@@ -100,6 +108,156 @@ class L1Loss(_PointwiseLoss):
 
     def derivative(self, backend, diff):
         return backend.unary("sign", diff)
+
+
+class SmoothL1Loss(_PointwiseLoss):
+    """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input -
+    target``): quadratic near zero, absolute beyond ``beta``.
+
+    Shape:
+        as ``mse_loss``.
+
+    Raises:
+        ValueError: a negative ``beta`` (``nn.functional`` runs ``beta=0`` as ``l1_loss``).
+    """
+
+    op_name, backward_name = "smooth_l1_loss", "SmoothL1LossBackward0"
+    saved_for_backward = (0, 1)
+    beta = 1.0
+
+    def check_hyper_parameters(self):
+        if not self.beta >= 0:
+            raise ValueError(f"smooth_l1_loss does not support negative values for beta: "
+                             f"expected beta >= 0, got {self.beta}")
+
+    def pointwise(self, backend, diff):
+        half, beta = diff.dtype.type(0.5), diff.dtype.type(self.beta)
+        z = backend.unary("abs", diff)
+        quadratic = backend.binary("div", backend.binary("mul", backend.binary("mul", half, z),
+                                                         z), beta)
+        linear = backend.binary("sub", z, half * beta)
+        return backend.where(backend.binary("lt", z, beta), quadratic, linear)
+
+    def derivative(self, backend, diff):
+        beta = diff.dtype.type(self.beta)
+        return _clipped(backend, diff, beta, backend.binary("div", diff, beta), 1)
+
+
+class HuberLoss(_PointwiseLoss):
+    """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (``d = input -
+    target``): ``smooth_l1_loss`` times ``beta``, with ``delta`` for ``beta``.
+
+    Shape:
+        as ``mse_loss``.
+
+    Raises:
+        ValueError: ``delta <= 0``.
+    """
+
+    op_name, backward_name = "huber_loss", "HuberLossBackward0"
+    saved_for_backward = (0, 1)
+    delta = 1.0
+
+    def check_hyper_parameters(self):
+        if not self.delta > 0:
+            raise ValueError(f"huber_loss does not support non-positive values for delta: "
+                             f"expected delta > 0, got {self.delta}")
+
+    def pointwise(self, backend, diff):
+        half, delta = diff.dtype.type(0.5), diff.dtype.type(self.delta)
+        z = backend.unary("abs", diff)
+        quadratic = backend.binary("mul", backend.binary("mul", half, z), z)
+        linear = backend.binary("mul", delta, backend.binary("sub", z, half * delta))
+        return backend.where(backend.binary("lt", z, delta), quadratic, linear)
+
+    def derivative(self, backend, diff):
+        delta = diff.dtype.type(self.delta)
+        return _clipped(backend, diff, delta, diff, delta)
+
+
+def _clipped(backend, diff, bound, inside, outside):
+    """``inside`` where ``-bound < diff < bound``, else ``±outside`` with ``diff``'s sign:
+    the derivative of the smooth-L1 and Huber losses (PyTorch's branches: ``<=`` and ``>=``
+    take the outer value)."""
+    outside = diff.dtype.type(outside)
+    return backend.where(backend.binary("le", diff, -bound), -outside, backend.where(
+        backend.binary("ge", diff, bound), outside, inside))
+
+
+class KlDiv(Function):
+    """Pointwise Kullback-Leibler divergence ``t (log t - x)`` of a target distribution ``t``
+    from log-probabilities ``x`` (``exp(t) (t - x)`` when ``log_target``: ``t`` is then
+    log-probabilities too), reduced by ``'mean'`` or ``'sum'`` (``nn.functional.kl_div``
+    divides the sum by the batch size for ``'batchmean'``).
+
+    Shape:
+        ``input`` and ``target`` broadcastable -> ``()`` for ``'mean'``/``'sum'``, the
+        broadcast shape for ``'none'``.
+    """
+
+    op_name = "kl_div"
+    saved_for_backward = (0, 1)
+    reduction, log_target = "mean", False
+
+    @property
+    def backward_name(self):
+        # PyTorch's kl_div is composed: xlogy(t, t) - t * x (or exp(t) * (t - x)), then
+        # mean() or sum(); its grad_fn is the last of those.
+        if self.reduction == "none":
+            return "MulBackward0" if self.log_target else "SubBackward0"
+        return "MeanBackward0" if self.reduction == "mean" else "SumBackward0"
+
+    def infer(self, x, t):
+        _check_reduction("kl_div", self.reduction)
+        if not (x._dtype.is_floating_point and t._dtype.is_floating_point):
+            raise TypeError(f"kl_div: expected floating-point input and target, got "
+                            f"input.dtype={x.dtype} and target.dtype={t.dtype}")
+        shapes.require_same_dtype("kl_div", "input", x._dtype, "target", t._dtype)
+        shape = self.shape = shapes.broadcast("kl_div", x._data.shape, t._data.shape)
+        self.count = math.prod(shape)
+        return (shape if self.reduction == "none" else ()), x._dtype
+
+    def forward(self, backend, x, t):
+        self.x, self.t = x, t
+        if self.log_target:
+            pointwise = backend.binary("mul", backend.unary("exp", t), backend.binary("sub", t, x))
+        else:  # xlogy(t, t) - t x, where xlogy(0, y) = 0
+            zero = t.dtype.type(0)
+            t_log_t = backend.where(backend.binary("eq", t, zero), zero,
+                                    backend.binary("mul", t, backend.unary("log", t)))
+            pointwise = backend.binary("sub", t_log_t, backend.binary("mul", t, x))
+        return _reduce(backend, pointwise, self.reduction)
+
+    def backward(self, backend, gy):
+        x, t = self.x, self.t
+        if self.reduction == "mean":
+            gy = backend.binary("div", gy, gy.dtype.type(max(self.count, 1)))
+        if x.shape != t.shape and gy.shape != self.shape:
+            # a reduced loss of broadcast inputs: each gradient starts from the full shape
+            gy = backend.binary("add", backend.full(self.shape, 0, dtypes.from_numpy(gy.dtype)),
+                                gy)
+        exp_t = backend.unary("exp", t) if self.log_target else None
+        gx = gt = None
+        if self.needs_input_grad[0]:
+            gx = backend.unary("neg", backend.binary("mul", gy, exp_t if self.log_target else t))
+            gx = backend.sum_to_shape(gx, tuple(self.input_specs[0][0]))
+        if self.needs_input_grad[1]:
+            if self.log_target:  # exp(t) (t - x) + exp(t)
+                through_exp = backend.binary("mul", backend.binary(
+                    "mul", gy, backend.binary("sub", t, x)), exp_t)
+                gt = backend.binary("add", through_exp, backend.binary("mul", gy, exp_t))
+            else:
+                # What PyTorch's composition gives: xlogy(t, t)'s two gradients, log t (0
+                # where t == 0) and t / t (NaN at t == 0, as in PyTorch), and -x from t * x.
+                zero = t.dtype.type(0)
+                log_t = backend.where(backend.binary("eq", t, zero), zero,
+                                      backend.unary("log", t))
+                through_xlogy = backend.binary("add", backend.binary("mul", gy, log_t),
+                                               backend.binary("div", backend.binary("mul", gy, t),
+                                                              t))
+                gt = backend.binary("sub", through_xlogy, backend.binary("mul", gy, x))
+            gt = backend.sum_to_shape(gt, tuple(self.input_specs[1][0]))
+        return gx, gt
 
 
 class LogSoftmax(Function):

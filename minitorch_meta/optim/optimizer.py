@@ -10,6 +10,7 @@ PyTorch's layout: parameters are replaced by their position across all groups, s
 from __future__ import annotations
 
 import copy
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -27,6 +28,24 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
+def _counts_calls(step: Callable) -> Callable:
+    """Wrap an optimizer's ``step`` to add one to ``self._step_calls`` per call from outside
+    (a ``step`` that calls ``super().step()`` counts once)."""
+    @functools.wraps(step)
+    def counted_step(self, *args, **kwargs):
+        if self._in_step:
+            return step(self, *args, **kwargs)
+        self._step_calls += 1
+        self._in_step = True
+        try:
+            return step(self, *args, **kwargs)
+        finally:
+            self._in_step = False
+
+    counted_step._counts_calls = True  # type: ignore[attr-defined]
+    return counted_step
+
+
 class Optimizer:
     """Base class of optimizers: subclasses implement ``step``.
 
@@ -35,10 +54,24 @@ class Optimizer:
             entry and optional per-group hyper-parameters.
         defaults: the hyper-parameters used where a group does not give its own.
 
+    Each optimizer counts its ``step()`` calls in ``_step_calls`` (a subclass's own ``step``
+    is counted too, see ``__init_subclass__``); learning-rate schedulers read it to warn
+    when they are stepped before the optimizer, where PyTorch wraps ``optimizer.step``.
+
     Raises:
         TypeError: ``params`` is a single tensor, a set, or holds something else than tensors.
         ValueError: ``params`` is empty, or a parameter appears in two groups.
     """
+
+    _step_calls: int = 0  # calls of step() so far (an instance attribute once it steps)
+    _in_step: bool = False  # inside a counted step(), so that super().step() counts once
+
+    def __init_subclass__(cls, **kwargs):
+        """Count the calls of a subclass's own ``step`` (custom optimizers override it)."""
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if callable(step) and not getattr(step, "_counts_calls", False):
+            cls.step = _counts_calls(step)
 
     def __init__(self, params: Iterable, defaults: dict):
         self.defaults = dict(defaults)
@@ -94,6 +127,7 @@ class Optimizer:
                     p.grad.detach_()
                     p.grad.zero_()
 
+    @_counts_calls
     def step(self, closure: Callable | None = None):
         """Update every parameter that has a gradient; returns the closure's loss, if any."""
         loss = self._evaluate(closure)

@@ -10,12 +10,17 @@ new rates from the groups' current ``"lr"``, so two schedulers on one optimizer 
 (e.g. a warm-up and a decay). The deprecated ``step(epoch)`` jumps to an epoch and uses
 the schedule's *closed form* ``_get_closed_form_lr`` (from ``base_lrs``) where there is
 one. The two forms agree up to rounding.
+
+The first ``scheduler.step()`` warns, as PyTorch does, if ``optimizer.step()`` has not run
+yet; the optimizer counts its own steps, where PyTorch wraps ``optimizer.step``.
 """
 
 from __future__ import annotations
 
 import copy
+import types
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from ..optimizer import Optimizer
@@ -25,6 +30,13 @@ EPOCH_DEPRECATION_WARNING = (
     "where possible (as in PyTorch). Please use `scheduler.step()` to step the scheduler. "
     "With an epoch, the closed form of the schedule is used instead of the chainable form, "
     "where there is one."
+)
+
+STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. Call them in the "
+    "opposite order: `optimizer.step()` before `lr_scheduler.step()`; otherwise the first "
+    "value of the learning rate schedule is skipped. See "
+    "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
 )
 
 
@@ -48,6 +60,41 @@ def per_group(name: str, optimizer: Optimizer, value: Any) -> list:
         raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
                          f"{name} has {len(value)} values, param_groups has {count}.")
     return list(value)
+
+
+def is_real(value: object) -> bool:
+    """Whether ``value`` is an ``int`` or a ``float`` (a ``bool`` is not a number here)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def cycled_momentum_is_beta1(optimizer: Optimizer) -> bool:
+    """Whether a schedule that cycles the momentum sets Adam's beta1 (``betas[0]``) rather
+    than SGD's ``momentum``, from the optimizer's defaults (PyTorch's rule).
+
+    Raises:
+        ValueError: the optimizer has neither ``momentum`` nor ``betas``.
+    """
+    defaults = optimizer.defaults
+    if "momentum" not in defaults and "betas" not in defaults:
+        raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
+                         "option enabled")
+    return "betas" in defaults
+
+
+def set_momentum(group: dict, momentum: float, use_beta1: bool) -> None:
+    """Set a group's momentum: ``betas[0]`` (the other betas kept) or ``momentum``."""
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
+def callable_state(fn: Callable) -> dict | None:
+    """What a state dict keeps of a user's function: nothing (``None``) for a function or
+    lambda, a copy of the attributes of a callable object (PyTorch's rule)."""
+    if isinstance(fn, types.FunctionType) or not hasattr(fn, "__dict__"):
+        return None
+    return copy.deepcopy(fn.__dict__)
 
 
 def group_values(optimizer: Optimizer, key: str) -> list:
@@ -108,22 +155,38 @@ class LRScheduler:
         """Move to the next epoch and set each group's learning rate.
 
         ``epoch`` (deprecated, warns) jumps to that epoch and uses the closed form of the
-        schedule where there is one.
+        schedule where there is one. The first call after the initial step warns (PyTorch's
+        ``UserWarning``) if the optimizer has not stepped yet: the schedule's first rate
+        would then never be used.
         """
+        if self._step_count == 1:
+            _warn_if_optimizer_not_stepped(self.optimizer)
         self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: float | None = None) -> None:
+        """Set the rates of the next epoch, or of ``epoch`` (closed form where there is one).
+
+        ``SequentialLR`` calls it with ``epoch=0`` to restart a schedule at its milestone
+        without counting a step.
+        """
+        if epoch is None:
+            self.last_epoch += 1
+            compute = self.get_lr
+        else:
+            self.last_epoch = epoch
+            compute = getattr(self, "_get_closed_form_lr", self.get_lr)
+        self._set_lrs(self._within_step(compute))
+
+    def _within_step(self, compute: Callable[[], list[float]]) -> list[float]:
+        """``compute()`` with ``_get_lr_called_within_step`` set (so ``get_lr`` does not warn)."""
         self._get_lr_called_within_step = True
         try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-                self.last_epoch = epoch
-                closed_form = getattr(self, "_get_closed_form_lr", None)
-                values = closed_form() if closed_form is not None else self.get_lr()
+            return compute()
         finally:
             self._get_lr_called_within_step = False
-        self._set_lrs(values)
 
     def _set_lrs(self, values: list[float]) -> None:
         groups = self.optimizer.param_groups
@@ -161,6 +224,21 @@ class LRScheduler:
         Load the optimizer's state dict too: the groups' current rates live there.
         """
         self.__dict__.update(copy.deepcopy(state_dict))
+
+
+def _warn_if_optimizer_not_stepped(optimizer: Optimizer) -> None:
+    """Warn (PyTorch's ``UserWarning``) unless ``optimizer.step()`` has run at least once.
+
+    The optimizer counts its own steps (``Optimizer._step_calls``), so nothing is patched.
+    """
+    if optimizer._step_calls > 0:
+        return
+    message = STEP_ORDER_WARNING
+    if "step" in vars(optimizer):
+        message += (" (`optimizer.step` has been replaced on this optimizer; a replacement "
+                    "that does not call the original `step` is not counted)")
+    # stacklevel 3: past this function and LRScheduler.step, to the caller of step()
+    warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _record_initial_lrs(optimizer: Optimizer, last_epoch: int) -> None:

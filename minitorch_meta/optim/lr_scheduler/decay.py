@@ -1,7 +1,10 @@
-"""Decay by a constant factor ``gamma``: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``.
+"""Decays: by a constant factor ``gamma`` (``StepLR``, ``MultiStepLR``, ``ExponentialLR``)
+and along a polynomial down to zero (``PolynomialLR``).
 
-Each multiplies the groups' current rates by ``gamma`` at the epochs where the schedule
-decays (chainable), so after epoch ``t`` the rate is ``base_lr * gamma ** (decays so far)``.
+The first three multiply the groups' current rates by ``gamma`` at the epochs where the
+schedule decays (chainable), so after epoch ``t`` the rate is
+``base_lr * gamma ** (decays so far)``. ``PolynomialLR`` multiplies them by the ratio of two
+consecutive values of its polynomial.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..optimizer import Optimizer
-from .base import LRScheduler, group_values
+from .base import LRScheduler, group_values, is_real
 
 
 class StepLR(LRScheduler):
@@ -98,3 +101,39 @@ class ExponentialLR(LRScheduler):
 
     def _get_closed_form_lr(self) -> list[float]:
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decay each group's learning rate along a polynomial, to zero at epoch ``total_iters``.
+
+    ``lr_t = base_lr * (1 - min(t, total_iters) / total_iters) ** power``. The chainable form
+    multiplies the current rate by ``((1 - t / total_iters) / (1 - (t - 1) / total_iters))
+    ** power`` until ``total_iters``, then leaves it alone.
+
+    Raises:
+        ValueError: ``total_iters`` is not a positive number, or ``power`` is negative or
+            not a number (PyTorch accepts them and divides by zero, or never decays, later).
+    """
+
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1):
+        if not is_real(total_iters) or not total_iters > 0:
+            raise ValueError("PolynomialLR: expected total_iters to be a positive number of "
+                             f"epochs, got {total_iters!r}")
+        if not is_real(power) or not power >= 0:
+            raise ValueError(f"PolynomialLR: expected power to be a number >= 0, got {power!r}")
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_if_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return group_values(self.optimizer, "lr")
+        decay_factor = ((1.0 - self.last_epoch / self.total_iters)
+                        / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return self._scaled_lrs(decay_factor)
+
+    def _get_closed_form_lr(self) -> list[float]:
+        remaining = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base_lr * remaining ** self.power for base_lr in self.base_lrs]

@@ -8,11 +8,10 @@ callables the new scheduler was built with.
 from __future__ import annotations
 
 import copy
-import types
 from collections.abc import Callable
 
 from ..optimizer import Optimizer
-from .base import LRScheduler, group_values
+from .base import LRScheduler, callable_state, group_values
 
 LrLambda = Callable[[int], float]
 
@@ -41,8 +40,7 @@ class _LambdaScheduler(LRScheduler):
         """Every attribute but the optimizer; ``lr_lambdas`` holds ``None`` for a function
         and a copy of ``__dict__`` for a callable object."""
         state = super().state_dict()
-        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType)
-                               else copy.deepcopy(fn.__dict__) for fn in self.lr_lambdas]
+        state["lr_lambdas"] = [callable_state(fn) for fn in self.lr_lambdas]
         return state
 
     def load_state_dict(self, state_dict: dict) -> None:

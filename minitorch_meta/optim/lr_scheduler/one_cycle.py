@@ -21,7 +21,7 @@ import math
 from typing import Literal
 
 from ..optimizer import Optimizer
-from .base import LRScheduler, check_optimizer, per_group
+from .base import LRScheduler, check_optimizer, cycled_momentum_is_beta1, per_group, set_momentum
 
 
 class OneCycleLR(LRScheduler):
@@ -72,11 +72,7 @@ class OneCycleLR(LRScheduler):
 
     def _init_momentum(self, max_momentum, base_momentum, last_epoch: int) -> None:
         """Store the momentum bounds in the groups and start at ``max_momentum``."""
-        defaults = self.optimizer.defaults
-        if "momentum" not in defaults and "betas" not in defaults:
-            raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` "
-                             "option enabled")
-        self.use_beta1 = "betas" in defaults
+        self.use_beta1 = cycled_momentum_is_beta1(self.optimizer)
         max_momentums = per_group("max_momentum", self.optimizer, max_momentum)
         base_momentums = per_group("base_momentum", self.optimizer, base_momentum)
         if last_epoch != -1:
@@ -88,10 +84,7 @@ class OneCycleLR(LRScheduler):
             group["base_momentum"] = bottom
 
     def _set_momentum(self, group: dict, momentum: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (momentum, *group["betas"][1:])
-        else:
-            group["momentum"] = momentum
+        set_momentum(group, momentum, self.use_beta1)
 
     def get_lr(self) -> list[float]:
         """The rates of step ``last_epoch``; also sets the groups' momentum when cycling it.

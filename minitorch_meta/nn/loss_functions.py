@@ -1,0 +1,246 @@
+"""The loss functions of ``nn.functional``, with PyTorch's names, argument order, defaults
+and errors: ``mse_loss``, ``l1_loss``, ``smooth_l1_loss``, ``huber_loss``,
+``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``kl_div``, ``nll_loss`` and
+``cross_entropy``.
+
+Each turns PyTorch's deprecated ``size_average``/``reduce`` flags into ``reduction``
+(``_reduction.py``) and calls one op (``ops/loss.py``, ``ops/binary_loss.py``), or, where
+PyTorch composes the loss from other ops (``cross_entropy`` with probability targets or
+label smoothing, a weighted ``huber_loss``, ``kl_div``'s ``'batchmean'``), the same
+composition, so values, gradients and ``grad_fn`` names are PyTorch's.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .. import functions
+from ..factories import zeros
+from ..ops import binary_loss, loss
+from ..ops.shapes import ShapeError, fmt
+from ..tensor import Tensor
+from ._reduction import legacy_reduction, refuse_weight
+
+#: ``kl_div``'s reductions: ``'batchmean'`` is the sum divided by the batch size
+KL_DIV_REDUCTIONS = ("none", "batchmean", "sum", "mean")
+#: PyTorch's warning for ``kl_div(reduction='mean')``, word for word
+KL_DIV_MEAN_WARNING = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean squared error (``size_average``/``reduce``: PyTorch's deprecated flags).
+
+    Shape:
+        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
+    """
+    refuse_weight("mse_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return loss.MseLoss(reduction=reduction)(input, target)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+            reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error (``size_average``/``reduce``: PyTorch's deprecated flags).
+
+    Shape:
+        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
+    """
+    refuse_weight("l1_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return loss.L1Loss(reduction=reduction)(input, target)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """Squared error below ``beta``, absolute error above it: ``0.5 d^2 / beta`` where
+    ``|d| < beta``, else ``|d| - 0.5 beta`` (``beta=0`` is ``l1_loss``, as in PyTorch).
+
+    Shape:
+        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
+
+    Raises:
+        ValueError: a negative ``beta``.
+    """
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    if beta == 0.0:
+        return loss.L1Loss(reduction=reduction)(input, target)
+    return loss.SmoothL1Loss(reduction=reduction, beta=beta)(input, target)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """Squared error below ``delta``, ``delta`` times the absolute error above it:
+    ``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)``. ``weight`` (of the
+    input's shape) scales each element's loss before the reduction (``'mean'`` is then the
+    plain mean of the weighted losses, as in PyTorch).
+
+    Shape:
+        input, target (and weight) of the same shape -> ``()`` (the input's shape for
+        ``'none'``).
+
+    Raises:
+        ValueError: ``delta <= 0``; ``ShapeError`` for a weight of another shape.
+    """
+    if weight is None:
+        return loss.HuberLoss(reduction=reduction, delta=delta)(input, target)
+    loss._check_reduction("huber_loss", reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ShapeError("huber_loss", f"weights and input must have the same size: expected "
+                                       f"weight of the input's shape {fmt(input.shape)}, got "
+                                       f"weight of shape {fmt(weight.shape)}")
+    weighted = loss.HuberLoss(reduction="none", delta=delta)(input, target) * weight
+    if reduction == "none":
+        return weighted
+    return weighted.sum() if reduction == "sum" else weighted.mean()
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Binary cross-entropy of probabilities ``input`` against targets in ``[0, 1]``:
+    ``-weight (t log(x) + (1 - t) log(1 - x))``, each log clamped to ``>= -100`` (so
+    ``x = 0`` or ``1`` gives at most 100, not infinity), as in PyTorch.
+
+    Shape:
+        input and target of the same shape, ``weight`` broadcastable to it -> ``()`` (the
+        input's shape for ``'none'``).
+
+    Raises:
+        RuntimeError: an element of ``input`` or ``target`` outside ``[0, 1]``, or a
+            ``weight`` that requires grad; ``ShapeError`` for a target of another shape.
+    """
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return binary_loss.BinaryCrossEntropy(reduction=reduction)(input, target, weight)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None, size_average=None,
+                                     reduce=None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """``binary_cross_entropy(sigmoid(input), target)`` computed from the logits, stable for
+    any logit; ``pos_weight`` (broadcast, e.g. one per class) weighs the positive term.
+
+    Shape:
+        input and target of the same shape, ``weight`` and ``pos_weight`` broadcastable to
+        it -> ``()`` (the input's shape for ``'none'``).
+
+    Raises:
+        RuntimeError: a ``weight`` or ``pos_weight`` that requires grad; ``ShapeError`` for
+            a target of another shape.
+    """
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return binary_loss.BinaryCrossEntropyWithLogits(reduction=reduction)(input, target, weight,
+                                                                         pos_weight)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence of ``target`` (probabilities, or log-probabilities with
+    ``log_target``) from the log-probabilities ``input``: ``target (log target - input)``.
+
+    ``'batchmean'`` divides the sum by the batch size (the KL divergence per sample);
+    ``'mean'`` divides by the element count and warns, as in PyTorch.
+
+    Shape:
+        input and target broadcastable -> ``()`` (the broadcast shape for ``'none'``).
+    """
+    if size_average is not None or reduce is not None:
+        op_reduction = legacy_reduction(size_average, reduce, reduction)
+    else:
+        loss._check_reduction("kl_div", reduction, KL_DIV_REDUCTIONS)
+        if reduction == "mean":
+            warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
+        op_reduction = "sum" if reduction == "batchmean" else reduction
+    reduced = loss.KlDiv(reduction=op_reduction, log_target=log_target)(input, target)
+    # As in PyTorch, also after the legacy flags decided the reduction.
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.shape[0]
+    return reduced
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of class indices (PyTorch's argument order; ``weight`` must be
+    None).
+
+    Shape:
+        input ``(N, C)`` log-probabilities, target ``(N,)`` -> ``()`` (or ``(N,)``).
+    """
+    refuse_weight("nll_loss", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """Softmax cross-entropy over class logits (PyTorch's argument order; ``weight`` must be
+    None).
+
+    ``target`` holds class indices (int64), or class probabilities of the input's shape
+    (float), as in PyTorch. ``label_smoothing = s`` mixes the target with the uniform
+    distribution over the ``C`` classes: ``(1 - s) target + s / C``.
+
+    Shape:
+        class indices: input ``(N, C)``, target ``(N,)`` -> ``()`` (``(N,)`` for
+        ``'none'``); probabilities: input ``(C,)`` or ``(N, C, ...)`` and target of its
+        shape -> ``()`` (the input's shape without ``C`` for ``'none'``).
+
+    Raises:
+        ValueError: ``label_smoothing`` outside ``[0, 1]``, or an ``ignore_index`` >= 0
+            with probability targets.
+    """
+    refuse_weight("cross_entropy", weight)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    loss._check_reduction("cross_entropy", reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0, got "
+                         f"{label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    log_probabilities = functions.log_softmax(input, class_dim)
+    if target.dtype.is_floating_point:
+        return _cross_entropy_probabilities(log_probabilities, target, class_dim, ignore_index,
+                                            reduction, label_smoothing)
+    nll = nll_loss(log_probabilities, target, reduction=reduction, ignore_index=ignore_index)
+    if label_smoothing == 0.0:
+        return nll
+    # PyTorch's composition: the smoothing term is the mean negative log-probability over
+    # the classes, zero for ignored samples, averaged over the samples not ignored.
+    ignored = target == ignore_index
+    smooth = -log_probabilities.sum(class_dim)
+    smooth = functions.where(ignored, zeros((), dtype=smooth.dtype, device=smooth.device),
+                             smooth)
+    if reduction == "mean":
+        smooth = smooth.sum() / (target != ignore_index).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    classes = log_probabilities.shape[class_dim]
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)
+
+
+def _cross_entropy_probabilities(log_probabilities: Tensor, target: Tensor, class_dim: int,
+                                 ignore_index: int, reduction: str,
+                                 label_smoothing: float) -> Tensor:
+    """``-sum(target * log_probabilities)`` over the classes, reduced as PyTorch does (its
+    ``'mean'`` divides by the number of rows: ``DivBackward1``)."""
+    if tuple(target.shape) != tuple(log_probabilities.shape):
+        raise ShapeError("cross_entropy", f"probability targets must have the input's shape "
+                                          f"{fmt(log_probabilities.shape)}, got "
+                                          f"{fmt(target.shape)}")
+    if ignore_index >= 0:
+        raise ValueError(f"cross_entropy: ignore_index is not supported for floating point "
+                         f"target (class probabilities), got ignore_index={ignore_index}; "
+                         "leave it at its default, -100")
+    classes = log_probabilities.shape[class_dim]
+    if label_smoothing > 0.0:
+        target = target * (1 - label_smoothing) + label_smoothing / classes
+    products = log_probabilities * target
+    if reduction == "none":
+        return -products.sum(class_dim)
+    if reduction == "sum":
+        return -products.sum()
+    rows = products.numel() // classes if classes else 0
+    return functions._composed(-products.sum() / rows, "DivBackward1")
