@@ -12,13 +12,13 @@ import functools
 import os
 import warnings
 
-from .backends.blas_threads import BlasThreads
+from .backends.openblas import OpenBlas
 
 
 @functools.lru_cache(maxsize=1)
-def _blas() -> BlasThreads:
+def _blas() -> OpenBlas:
     """The BLAS's thread controls, looked up once (a lookup reads /proc/self/maps)."""
-    return BlasThreads()
+    return OpenBlas()
 
 
 def set_num_threads(n: int) -> None:
@@ -32,7 +32,7 @@ def set_num_threads(n: int) -> None:
                       "environment variable (e.g. MKL_NUM_THREADS) before starting Python",
                       RuntimeWarning, stacklevel=2)
         return
-    blas.set(n)
+    blas.set_num_threads(n)
 
 
 def get_num_threads() -> int:
@@ -40,7 +40,7 @@ def get_num_threads() -> int:
     cannot be asked; BLAS libraries default to that)."""
     blas = _blas()
     if blas.found:
-        return blas.get()
+        return blas.get_num_threads()
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1

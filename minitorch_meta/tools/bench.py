@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..backends.openblas import OpenBlas
+
 DEFAULT_PAUSE = 0.3
 # Untimed calls between the pause and a timed training step or inference (see above).
 STEADY_STATE_SETTLE = 2
@@ -479,8 +481,18 @@ def format_comparison(title: str, rows, unit: str = "ms") -> str:
 
 
 def environment() -> str:
-    """Python, NumPy and PyTorch versions and the core count, for the table's header."""
+    """Python, NumPy (and its BLAS's kernels) and PyTorch versions and the core count, for
+    the table's header: the BLAS's kernels (AVX2 or AVX-512) move our GEMMs by up to 2x."""
     torch = optional_torch()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (f"python {sys.version.split()[0]}, numpy {np.__version__}, "
+    return (f"python {sys.version.split()[0]}, numpy {np.__version__} ({blas_description()}), "
             f"torch {torch.__version__ if torch else '(not installed)'}, {cores} cores")
+
+
+def blas_description() -> str:
+    """``'OpenBLAS 0.3.31.188.0, Haswell kernels set by OPENBLAS_CORETYPE'``, say."""
+    blas = OpenBlas()
+    if not blas.found:
+        return "a BLAS other than OpenBLAS"
+    how = "set by OPENBLAS_CORETYPE" if "OPENBLAS_CORETYPE" in os.environ else "for this CPU"
+    return f"{blas.version}, {blas.core_name} kernels {how}"
