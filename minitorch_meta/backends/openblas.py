@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Mapping
 
 # The prefixes of the names OpenBLAS exports, by build: NumPy's wheels use scipy-openblas's
 # prefixed 64-bit-integer build; Debian's and source builds use the plain names.
@@ -53,6 +54,31 @@ class OpenBlas:
         function = getattr(self._library, f"{self._prefix}{name}{self._suffix}")
         function.argtypes, function.restype = argtypes, restype
         return function
+
+
+# OpenBLAS's AVX-512 kernel sets, and the CPU features they are compiled for.
+AVX512_KERNELS = frozenset({"SkylakeX", "Cooperlake", "SapphireRapids"})
+AVX512_FLAGS = frozenset({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"})
+
+
+def avx512_held_back(core_name: str, environ: Mapping[str, str], cpu_flags: set[str]) -> bool:
+    """True when ``OPENBLAS_CORETYPE`` holds OpenBLAS to pre-AVX-512 kernels on a CPU that
+    has AVX-512 (without the variable, OpenBLAS's own choice for the CPU is trusted)."""
+    return ("OPENBLAS_CORETYPE" in environ and core_name not in AVX512_KERNELS
+            and AVX512_FLAGS <= cpu_flags)
+
+
+def cpu_flags() -> set[str]:
+    """The CPU's feature flags as Linux's ``/proc/cpuinfo`` lists them (elsewhere none)."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                key, _, value = line.partition(":")
+                if key.strip() == "flags":
+                    return set(value.split())
+    except OSError:
+        pass
+    return set()
 
 
 def _find_openblas():

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backends.openblas import OpenBlas
+from ..__config__ import blas_line
 
 DEFAULT_PAUSE = 0.3
 # Untimed calls between the pause and a timed training step or inference (see above).
@@ -485,14 +485,5 @@ def environment() -> str:
     the table's header: the BLAS's kernels (AVX2 or AVX-512) move our GEMMs by up to 2x."""
     torch = optional_torch()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (f"python {sys.version.split()[0]}, numpy {np.__version__} ({blas_description()}), "
+    return (f"python {sys.version.split()[0]}, numpy {np.__version__} ({blas_line()}), "
             f"torch {torch.__version__ if torch else '(not installed)'}, {cores} cores")
-
-
-def blas_description() -> str:
-    """``'OpenBLAS 0.3.31.188.0, Haswell kernels set by OPENBLAS_CORETYPE'``, say."""
-    blas = OpenBlas()
-    if not blas.found:
-        return "a BLAS other than OpenBLAS"
-    how = "set by OPENBLAS_CORETYPE" if "OPENBLAS_CORETYPE" in os.environ else "for this CPU"
-    return f"{blas.version}, {blas.core_name} kernels {how}"

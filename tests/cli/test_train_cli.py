@@ -10,6 +10,7 @@ import pytest
 from minitorch_meta import load
 from minitorch_meta.cli.main import main
 from minitorch_meta.training import Trainer
+from tests.test_config import pin_haswell_on_an_avx512_cpu
 from tests.training.conftest import make_idx_dataset
 
 
@@ -106,3 +107,9 @@ def test_resume_without_a_checkpoint_file(dataset, tmp_path, capsys):
     status = _train(dataset, tmp_path, "--checkpoint", str(tmp_path / "none.ckpt"), "--resume")
     assert status == 2
     assert "run without --resume first" in capsys.readouterr().err
+
+
+def test_a_held_back_blas_is_noted_once_on_the_cpu(dataset, tmp_path, monkeypatch, capsys):
+    pin_haswell_on_an_avx512_cpu(monkeypatch)
+    assert _train(dataset, tmp_path, "--epochs", "1", "--limit", "32") == 0
+    assert capsys.readouterr().err.count("note: OPENBLAS_CORETYPE=Haswell holds") == 1
