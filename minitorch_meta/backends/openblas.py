@@ -45,10 +45,16 @@ class OpenBlas:
         return self._function("get_corename", [], ctypes.c_char_p)().decode()
 
     @property
+    def config(self) -> str:
+        """Its build configuration, e.g. ``'OpenBLAS 0.3.31.188.0 USE64BITINT DYNAMIC_ARCH
+        NO_AFFINITY Haswell MAX_THREADS=64'`` (only ``DYNAMIC_ARCH`` builds choose their
+        kernels when they load, and so heed ``OPENBLAS_CORETYPE``)."""
+        return self._function("get_config", [], ctypes.c_char_p)().decode()
+
+    @property
     def version(self) -> str:
         """``'OpenBLAS 0.3.31.188.0'``: the first two words of its build configuration."""
-        config = self._function("get_config", [], ctypes.c_char_p)().decode()
-        return " ".join(config.split()[:2])
+        return " ".join(self.config.split()[:2])
 
     def _function(self, name: str, argtypes: list, restype):
         function = getattr(self._library, f"{self._prefix}{name}{self._suffix}")
