@@ -14,10 +14,11 @@ import platform
 import numpy as np
 
 from . import __version__
-from .backends.openblas import OpenBlas, avx512_held_back, cpu_flags
+from .backends.openblas import avx512_held_back, cpu_flags, loaded_openblas
+from .threads import usable_cores
 
 # Measured on a 2-core AMD EPYC (Zen 5) with AVX-512: docs/benchmarks.md.
-_AVX512_GAIN = "our convolutions' GEMMs ran 1.2-1.9x faster"
+_AVX512_GAIN = "our convolutions' GEMMs ran 1.3-1.9x faster"
 
 
 def show() -> str:
@@ -35,21 +36,20 @@ def show() -> str:
 
 def parallel_info() -> str:
     """The threads of the CPU backend: its BLAS's (the only ones NumPy uses) and the cores."""
-    blas = OpenBlas()
+    blas = loaded_openblas()
     threads = blas.get_num_threads() if blas.found else "unknown (not OpenBLAS)"
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     variables = "\n".join(f"\t{name} : {os.environ.get(name, '[not set]')}"
                           for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                                        "OPENBLAS_CORETYPE"))
     return (f"NumPy's BLAS threads (set_num_threads): {threads}\n"
-            f"cores this process may use: {cores}\n"
+            f"cores this process may use: {usable_cores()}\n"
             "elementwise, pooling and copying kernels: 1 thread (NumPy's)\n"
             f"Environment variables:\n{variables}\n")
 
 
 def blas_advice() -> str | None:
     """A sentence when ``OPENBLAS_CORETYPE`` holds the BLAS below what the CPU can run."""
-    blas = OpenBlas()
+    blas = loaded_openblas()
     if not blas.found or not avx512_held_back(blas.core_name, os.environ, cpu_flags()):
         return None
     return (f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} holds OpenBLAS to its "
@@ -60,7 +60,7 @@ def blas_advice() -> str | None:
 
 def blas_line() -> str:
     """``'OpenBLAS 0.3.31.188.0, Haswell kernels (set by OPENBLAS_CORETYPE=Haswell)'``."""
-    blas = OpenBlas()
+    blas = loaded_openblas()
     if not blas.found:
         return "not an OpenBLAS this process can reach (its kernels are not known)"
     pinned = os.environ.get("OPENBLAS_CORETYPE")

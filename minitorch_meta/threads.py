@@ -8,17 +8,10 @@ compare frameworks at the same thread count, as ``benchmarks/`` does.
 
 from __future__ import annotations
 
-import functools
 import os
 import warnings
 
-from .backends.openblas import OpenBlas
-
-
-@functools.lru_cache(maxsize=1)
-def _blas() -> OpenBlas:
-    """The BLAS's thread controls, looked up once (a lookup reads /proc/self/maps)."""
-    return OpenBlas()
+from .backends.openblas import loaded_openblas as _blas
 
 
 def set_num_threads(n: int) -> None:
@@ -41,6 +34,11 @@ def get_num_threads() -> int:
     blas = _blas()
     if blas.found:
         return blas.get_num_threads()
+    return usable_cores()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the OS tells it)."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1

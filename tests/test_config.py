@@ -56,7 +56,7 @@ class _Haswell(OpenBlas):
 def pin_haswell_on_an_avx512_cpu(monkeypatch):
     """As on these machines: OPENBLAS_CORETYPE=Haswell on a CPU with AVX-512."""
     monkeypatch.setenv("OPENBLAS_CORETYPE", "Haswell")
-    monkeypatch.setattr(config, "OpenBlas", _Haswell)
+    monkeypatch.setattr(config, "loaded_openblas", _Haswell)
     monkeypatch.setattr(config, "cpu_flags", lambda: AVX512_CPU)
 
 
@@ -74,7 +74,7 @@ def test_a_held_back_blas_gets_a_note_saying_what_to_do(haswell_pinned_on_avx512
 
 def test_no_note_when_openblas_chose_for_itself(monkeypatch):
     monkeypatch.delenv("OPENBLAS_CORETYPE", raising=False)
-    monkeypatch.setattr(config, "OpenBlas", _Haswell)
+    monkeypatch.setattr(config, "loaded_openblas", _Haswell)
     monkeypatch.setattr(config, "cpu_flags", lambda: AVX512_CPU)
     assert config.blas_advice() is None and "note:" not in config.show()
 

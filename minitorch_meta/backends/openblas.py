@@ -4,7 +4,7 @@ NumPy runs its elementwise and copying kernels in one thread; only its BLAS (the
 ``mm``, ``Linear`` and ``Conv2d``) uses several. So ``torch.set_num_threads`` (see
 ``minitorch_meta/threads.py``) comes down to the BLAS's own thread count. Which GEMM kernels
 the BLAS runs (AVX2 or AVX-512) decides much of the CPU backend's speed, so
-``__config__.show()`` and the benchmarks report it (see ``openblas_kernels.py``).
+``__config__.show()`` and the benchmarks report it.
 
 Only OpenBLAS (what NumPy's wheels and Debian's NumPy ship) is reached, through the entry
 points of the copy already loaded in the process. Where none is found (MKL, Accelerate,
@@ -14,6 +14,7 @@ another OS), ``found`` is false.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 from collections.abc import Mapping
 
@@ -60,6 +61,13 @@ class OpenBlas:
         function = getattr(self._library, f"{self._prefix}{name}{self._suffix}")
         function.argtypes, function.restype = argtypes, restype
         return function
+
+
+@functools.lru_cache(maxsize=1)
+def loaded_openblas() -> OpenBlas:
+    """The process's OpenBLAS, looked up once (a lookup reads /proc/self/maps); NumPy, and
+    so its BLAS, is loaded before any caller can ask."""
+    return OpenBlas()
 
 
 # OpenBLAS's AVX-512 kernel sets, and the CPU features they are compiled for.

@@ -211,7 +211,7 @@ def _train(args, device, model, optimizer, loss_fn) -> int:
 
 
 def _note_held_back_blas() -> None:
-    """Say so when the environment holds NumPy's BLAS below the CPU (a 1.2-1.9x slower GEMM)."""
+    """Say so when the environment holds NumPy's BLAS below the CPU (a 1.3-1.9x slower GEMM)."""
     from ..__config__ import blas_advice
 
     advice = blas_advice()

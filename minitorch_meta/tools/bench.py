@@ -25,7 +25,6 @@ Every model here is written over a "framework" ``lib`` with PyTorch's API
 from __future__ import annotations
 
 import importlib
-import os
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..__config__ import blas_line
+from ..threads import usable_cores
 
 DEFAULT_PAUSE = 0.3
 # Untimed calls between the pause and a timed training step or inference (see above).
@@ -130,7 +130,7 @@ def match_torch_threads(torch) -> int:
     """Give PyTorch and us the same number of threads: one per usable core."""
     import minitorch_meta as mt
 
-    threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    threads = usable_cores()
     torch.set_num_threads(threads)
     mt.set_num_threads(threads)
     return threads
@@ -484,6 +484,6 @@ def environment() -> str:
     """Python, NumPy (and its BLAS's kernels) and PyTorch versions and the core count, for
     the table's header: the BLAS's kernels (AVX2 or AVX-512) move our GEMMs by up to 2x."""
     torch = optional_torch()
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = usable_cores()
     return (f"python {sys.version.split()[0]}, numpy {np.__version__} ({blas_line()}), "
             f"torch {torch.__version__ if torch else '(not installed)'}, {cores} cores")
