@@ -21,6 +21,9 @@ warnings.filterwarnings("ignore", category=RuntimeWarning,
 class NumpyBackend(XpBackend):
     """Arrays are ``numpy.ndarray``; GEMMs go to NumPy's BLAS."""
 
+    # OpenBLAS packs a tall transposed operand at half speed unless given it in blocks.
+    transposed_gemm_rows = 4096
+
     def __init__(self):
         super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
         # Large temporaries are reused from the heap rather than page-faulted every step.

@@ -20,6 +20,9 @@ class XpBackend(ConvKernels, PoolingKernels, AvgPoolingKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass
+    # Rows per GEMM call when im2col is a transposed view (see ``_matmul_im2col``); None:
+    # one call.
+    transposed_gemm_rows = None
 
     def __init__(self, device, xp, as_strided):
         super().__init__(device)

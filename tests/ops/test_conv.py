@@ -259,6 +259,27 @@ def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
         np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-10)
 
 
+@pytest.mark.parametrize("grad_mode", ["training", "inference"])
+def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode):
+    """A one-channel im2col is a transposed view, multiplied ``transposed_gemm_rows`` rows
+    at a time on the CPU (see ``_matmul_im2col``); every block, the partial last one too,
+    must give PyTorch's values."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for this check")
+    from minitorch_meta.backends.numpy_backend import NumpyBackend
+
+    monkeypatch.setattr(NumpyBackend, "transposed_gemm_rows", 100)
+    rng = np.random.default_rng(2)
+    x_np = rng.standard_normal((3, 1, 14, 19))  # 17 outputs wide: no output blocking
+    w_np = rng.standard_normal((5, 1, 3, 3))
+    b_np = rng.standard_normal(5)
+    assert 3 * 12 * 17 % 100  # many blocks of 100 rows, the last one partial
+    x, w, b = (mt.tensor(a, requires_grad=True) for a in (x_np, w_np, b_np))
+    with mt.set_grad_enabled(grad_mode == "training"):
+        y = mF.conv2d(x, w, b)
+    expected = torch.nn.functional.conv2d(*(torch.tensor(a) for a in (x_np, w_np, b_np)))
+    np.testing.assert_allclose(y.detach().numpy(), expected.numpy(), rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
     (6, 28, 5, 1, 1, 14),   # LeNet's first layer: 14 outputs per row, an 84-wide GEMM
     (16, 10, 5, 1, 1, 5),   # LeNet's second layer: 80 wide
