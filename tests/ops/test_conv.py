@@ -283,7 +283,8 @@ def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode):
 @pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
     (6, 28, 5, 1, 1, 14),   # LeNet's first layer: 14 outputs per row, an 84-wide GEMM
     (16, 10, 5, 1, 1, 5),   # LeNet's second layer: 80 wide
-    (32, 24, 5, 1, 1, 1),   # 32 filters are not few: plain im2col
+    (32, 24, 5, 1, 1, 3),   # the lecture net's first layer: 96 wide
+    (64, 24, 5, 1, 1, 1),   # 64 filters are not few: plain im2col
     (6, 27, 5, 1, 1, 9),    # the largest divisor of the width that fits
     (6, 17, 5, 1, 1, 1),    # a prime width above MAX_OUTPUT_BLOCK: no block divides it
     (6, 28, 2, 2, 1, 1),    # windows do not overlap: nothing to share
