@@ -287,11 +287,13 @@ class ConvKernels:
         """Rows of receptive fields, plus a last column of ones if asked.
 
         ``block == 1``: (N*OH*OW, KH*KW*C), row-major, each row copied as runs of
-        ``KW * C`` values. With one input channel those runs are only ``KW`` long, so the
-        matrix is built transposed instead (each column a run of ``OW`` pixels, 4x faster
-        here) and returned as a transposed view: the GEMMs read either layout alike.
-        ``block > 1``: (N*OH*OW/block, KH*span*C), a row per ``block`` neighbouring outputs,
-        spanning their ``span`` input columns (see ``output_block``).
+        ``KW * C`` values. ``block > 1``: (N*OH*OW/block, KH*span*C), a row per ``block``
+        neighbouring outputs, spanning their ``span`` input columns (see ``output_block``).
+
+        With one input channel the runs are only ``KW`` (or ``span``) long, so the matrix is
+        built transposed instead (each column a run of output pixels: 4x faster here for the
+        plain layout, 1.35x for the lecture net's block of 3) and returned as a transposed
+        view: the GEMMs read either layout (see ``_matmul_im2col``).
         """
         N, _, _, C = x_nhwc.shape
         (KH, KW), (sh, sw), (dh, dw), (OH, OW) = kernel, stride, dilation, out_hw
@@ -303,13 +305,14 @@ class ConvKernels:
             shape = (N, OH, OW, KH, KW, C)
             strides = (sN, sH * sh, sW * sw, sH * dh, sW * dw, sC)
         rows, k = shape[0] * shape[1] * shape[2], shape[3] * shape[4] * C
-        if C == 1 and block == 1:
-            windows = self._as_strided(x_nhwc, shape=(KH, KW, N, OH, OW),
-                                       strides=(sH * dh, sW * dw, sN, sH * sh, sW * sw))
+        if C == 1:
+            # The same windows, kernel taps first: (KH, KW or span, N, OH, OW/block).
+            taps_first = self._as_strided(x_nhwc, shape=shape[3:5] + shape[:3],
+                                          strides=strides[3:5] + strides[:3])
             if not ones_column:
-                return windows.reshape(k, rows).T
+                return taps_first.reshape(k, rows).T
             cols_t = self.xp.empty((k + 1, rows), x_nhwc.dtype)
-            cols_t[:k].reshape(KH, KW, N, OH, OW)[...] = windows  # a view: rows are whole
+            cols_t[:k].reshape(taps_first.shape)[...] = taps_first  # a view: rows are whole
             cols_t[k] = 1
             return cols_t.T
         windows = self._as_strided(x_nhwc, shape=shape, strides=strides)

@@ -260,24 +260,36 @@ def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
 
 
 @pytest.mark.parametrize("grad_mode", ["training", "inference"])
-def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode):
-    """A one-channel im2col is a transposed view, multiplied ``transposed_gemm_rows`` rows
-    at a time on the CPU (see ``_matmul_im2col``); every block, the partial last one too,
-    must give PyTorch's values."""
+@pytest.mark.parametrize("width, block", [(19, 1), (14, 12)])
+def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode, width, block):
+    """A one-channel im2col is built transposed, plain or with output blocking, and
+    multiplied ``transposed_gemm_rows`` rows at a time on the CPU (see ``_matmul_im2col``);
+    every block of rows, the partial last one too, must give PyTorch's values."""
     torch = pytest.importorskip("torch", reason="PyTorch is the reference for this check")
     from minitorch_meta.backends.numpy_backend import NumpyBackend
+    from minitorch_meta.backends.xp_conv import output_block
 
-    monkeypatch.setattr(NumpyBackend, "transposed_gemm_rows", 100)
+    monkeypatch.setattr(NumpyBackend, "transposed_gemm_rows", 10)
     rng = np.random.default_rng(2)
-    x_np = rng.standard_normal((3, 1, 14, 19))  # 17 outputs wide: no output blocking
+    x_np = rng.standard_normal((3, 1, 14, width))
     w_np = rng.standard_normal((5, 1, 3, 3))
     b_np = rng.standard_normal(5)
-    assert 3 * 12 * 17 % 100  # many blocks of 100 rows, the last one partial
+    out_width = width - 2
+    assert output_block(5, out_width, 3, 1, 1) == block
+    assert 3 * 12 * out_width // block % 10  # several blocks of 10 rows, the last partial
     x, w, b = (mt.tensor(a, requires_grad=True) for a in (x_np, w_np, b_np))
+    tx, tw, tb = (torch.tensor(a, requires_grad=True) for a in (x_np, w_np, b_np))
     with mt.set_grad_enabled(grad_mode == "training"):
         y = mF.conv2d(x, w, b)
-    expected = torch.nn.functional.conv2d(*(torch.tensor(a) for a in (x_np, w_np, b_np)))
-    np.testing.assert_allclose(y.detach().numpy(), expected.numpy(), rtol=1e-10, atol=1e-12)
+    expected = torch.nn.functional.conv2d(tx, tw, tb)
+    np.testing.assert_allclose(y.detach().numpy(), expected.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    if grad_mode == "training":  # the weight gradient reads the same transposed im2col
+        y.pow(2).sum().backward()
+        expected.pow(2).sum().backward()
+        for ours, theirs in ((x, tx), (w, tw), (b, tb)):
+            np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-10,
+                                       atol=1e-12)
 
 
 @pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
