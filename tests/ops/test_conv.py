@@ -47,8 +47,10 @@ CASES = [
     Case("unbatched", conv(padding=1), [Arg((3, 5, 5)), W, B]),
     # Few filters: neighbouring outputs share an im2col row (output_block > 1).
     Case("blocked_lenet_like", conv(), [Arg((2, 3, 12, 12)), Arg((6, 3, 5, 5)), Arg((6,))]),
-    Case("blocked_strided_dilated_padded", conv(stride=(1, 2), dilation=(1, 2), padding=2),
+    Case("blocked_strided_padded", conv(stride=(1, 2), padding=2),
          [Arg((2, 2, 9, 13)), Arg((3, 2, 3, 3)), Arg((3,))]),
+    Case("blocked_dilated_padded", conv(dilation=(1, 2), padding=2),
+         [Arg((2, 2, 9, 12)), Arg((3, 2, 3, 3)), Arg((3,))]),
     Case("blocked_no_bias", conv(padding=1), [Arg((1, 2, 7, 8)), Arg((5, 2, 3, 3))]),
     # One input channel: im2col is built transposed (runs of output pixels).
     Case("one_channel", conv(), [Arg((2, 1, 6, 7)), Arg((3, 1, 3, 2)), Arg((3,))]),
@@ -260,7 +262,7 @@ def test_weight_gradient_summed_over_row_blocks_matches_torch(with_bias):
 
 
 @pytest.mark.parametrize("grad_mode", ["training", "inference"])
-@pytest.mark.parametrize("width, block", [(19, 1), (14, 12)])
+@pytest.mark.parametrize("width, block", [(19, 1), (14, 4)])
 def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode, width, block):
     """A one-channel im2col is built transposed, plain or with output blocking, and
     multiplied ``transposed_gemm_rows`` rows at a time on the CPU (see ``_matmul_im2col``);
@@ -293,14 +295,17 @@ def test_one_channel_gemm_in_row_blocks_matches_torch(monkeypatch, grad_mode, wi
 
 
 @pytest.mark.parametrize("out_channels, out_width, kernel, stride, dilation, expected", [
-    (6, 28, 5, 1, 1, 14),   # LeNet's first layer: 14 outputs per row, an 84-wide GEMM
+    (6, 28, 5, 1, 1, 4),    # LeNet's first layer: a span of 8 (6 outputs would fit)
     (16, 10, 5, 1, 1, 5),   # LeNet's second layer: 80 wide
     (32, 24, 5, 1, 1, 3),   # the lecture net's first layer: 96 wide
     (64, 24, 5, 1, 1, 1),   # 64 filters are not few: plain im2col
-    (6, 27, 5, 1, 1, 9),    # the largest divisor of the width that fits
-    (6, 17, 5, 1, 1, 1),    # a prime width above MAX_OUTPUT_BLOCK: no block divides it
+    (6, 27, 5, 1, 1, 3),    # the largest divisor of the width within the span
+    (6, 17, 5, 1, 1, 1),    # a prime width: no block divides it
+    (3, 8, 3, 2, 1, 2),     # strided: 2 outputs span 5 columns, 3 would span 7 (over 6)
+    (3, 12, 3, 1, 2, 2),    # dilated: the gaps count in the span (2 outputs span 6)
     (6, 28, 2, 2, 1, 1),    # windows do not overlap: nothing to share
-    (6, 28, 2, 2, 2, 14),   # dilation makes them overlap again
+    (6, 28, 2, 2, 2, 1),    # dilated windows overlap, but 2 outputs would span 5 columns
+    (5, 12, 3, 1, 1, 4),    # test_one_channel_gemm_in_row_blocks_matches_torch's layer
 ])
 def test_output_block_choice(out_channels, out_width, kernel, stride, dilation, expected):
     from minitorch_meta.backends.xp_conv import output_block
