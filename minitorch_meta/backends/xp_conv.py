@@ -53,10 +53,11 @@ def output_block(out_channels, out_width, kernel_width, stride, dilation) -> int
 
     The band's zeros cost products: per output the GEMM multiplies ``span`` input columns
     instead of ``KW``. So a block is also capped at a span of ``MAX_BLOCK_REDUNDANCY * KW``
-    columns. Measured on LeNet's first layer (5x5), batch 256, forward + backward: 14.4 ms
-    at ``P = 4`` (span 8) against 16.0 at ``P = 14`` (span 18, 84 wide); its training step
-    8% faster, inference at batch 1024 10%. Only where windows overlap, and for ``P``
-    dividing the width.
+    columns. Measured on LeNet's first layer (5x5), batch 256, forward + backward, with
+    OpenBLAS's AVX2 kernels: 14.4 ms at ``P = 4`` (span 8) against 16.0 at ``P = 14``
+    (span 18, 84 wide); its training step 8% faster, inference at batch 1024 10%. (With
+    the AVX-512 kernels the layer alone was 0-6% faster at 14.) Only where windows
+    overlap, and for ``P`` dividing the width.
     """
     if out_channels > FEW_FILTERS:
         return 1  # the GEMM is wide enough already
