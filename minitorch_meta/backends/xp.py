@@ -4,8 +4,10 @@ Everything device-specific (which module, scatter-add, synchronisation, device s
 comes from the subclass; nothing here may name ``numpy`` directly (a test enforces it),
 so that the CUDA path runs exactly this code.
 
-The convolution and pooling kernels live in ``xp_conv.py``, ``xp_pooling.py`` (max) and
-``xp_avg_pooling.py`` (average, adaptive average), mixed in here.
+The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winograd.py``
+(Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
+``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
+here.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from .base import Backend
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
 from .xp_pooling import PoolingKernels
+from .xp_winograd import WinogradKernels
 
 
-class XpBackend(ConvKernels, PoolingKernels, AvgPoolingKernels, Backend):
+class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

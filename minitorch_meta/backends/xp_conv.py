@@ -11,6 +11,7 @@ and its GEMM output needs no copy (the idea of PyTorch's ``channels_last``).
 from __future__ import annotations
 
 from .chunking import samples_per_chunk
+from .xp_winograd import WinogradSaved, use_winograd
 
 # Inference builds im2col this many bytes at a time, so a chunk is still in cache for its GEMM.
 IM2COL_CHUNK_BYTES = 4 * 2**20
@@ -127,10 +128,15 @@ class ConvKernels:
         For backward, the whole im2col matrix is built once and kept (the weight gradient
         needs it). Without backward (inference), it is built a few samples at a time so each
         chunk is still in cache when its GEMM reads it: measured here, 1.3-1.7x faster.
+
+        Stride-1 layers with many channels take the Winograd path instead
+        (``xp_winograd.use_winograd`` decides; ``conv2d_backward`` follows what was saved).
         """
         N, C, H, W = x.shape
         O, _, KH, KW = w.shape
         OH, OW = out_hw
+        if use_winograd(N, C, O, (KH, KW), stride, dilation, out_hw, x.dtype):
+            return self._winograd_conv2d(x, w, b, padding, out_hw, for_backward)
         x_nhwc = self._padded_nhwc(x, padding)
         block = output_block(O, OW, KW, stride[1], dilation[1])
         w_cols = self._weight_columns(w, b, block, stride, dilation)  # (K [+ 1], block*O)
@@ -192,6 +198,8 @@ class ConvKernels:
         return self.xp.concatenate([columns, self.xp.tile(b, block).reshape(1, -1)], axis=0)
 
     def conv2d_backward(self, gy, saved, needs_input_grad):
+        if isinstance(saved, WinogradSaved):
+            return self._winograd_backward(gy, saved, needs_input_grad)
         cols, block, x_shape, padded_shape, w, stride, padding, dilation, out_hw = saved
         N, C, H, W = x_shape
         O, _, KH, KW = w.shape
