@@ -28,6 +28,8 @@ from fractions import Fraction
 from functools import cache
 from typing import NamedTuple
 
+from .chunking import samples_per_chunk
+
 # The input tile's side: 8 interpolation points (7 finite and infinity), the largest set
 # whose transforms stay accurate in float32 (cuDNN and NNPACK use the same for F(6, 3)).
 TILE = 8
@@ -39,6 +41,9 @@ POINTS = (0, 1, -1, 2, -2, Fraction(1, 2), Fraction(-1, 2))
 # 32 -> 32 (3x3) 0.74 -> 1.13; LeNet's second layer (6 -> 16) 0.57 -> 1.89. The break-even
 # lies near 0.9; this keeps a margin.
 MIN_PRODUCT_SAVING = 1.25
+# Inference makes its tiles this many bytes of samples at a time (as im2col's inference
+# does), so that a large input needs no whole-batch temporaries.
+CHUNK_BYTES = 4 * 2**20
 
 
 class WinogradSaved(NamedTuple):
@@ -129,7 +134,9 @@ class WinogradKernels:
         """Cross-correlation of ``x`` (N, C, H, W) with ``w`` (O, C, KH, KW), stride 1.
 
         Returns the output as an NCHW-shaped view of NHWC storage (as ``conv2d`` does) and,
-        when ``for_backward``, a ``WinogradSaved``.
+        when ``for_backward``, a ``WinogradSaved``. Without backward (inference) the tiles
+        are made ``CHUNK_BYTES`` of samples at a time, so large inputs need no whole-batch
+        temporaries.
         """
         xp = self.xp
         N, C, H, W = x.shape
@@ -139,20 +146,16 @@ class WinogradKernels:
         top, bottom, left, right = padding
         # Zero rows and columns past the input, so the last tiles are whole.
         x_nhwc = self._padded_nhwc(x, (top, bottom + TH * mh - OH, left, right + TW * mw - OW))
-        sN, sH, sW, sC = x_nhwc.strides
-        windows = self._as_strided(x_nhwc, shape=(TILE, TILE, TH, TW, N, C),
-                                   strides=(sH, sW, sH * mh, sW * mw, sN, sC))
-        tiles = xp.empty(windows.shape, x.dtype)
-        tiles[...] = windows  # frequency-major: one GEMM transforms every tile
-        input_map, filter_map, output_map = self._winograd_maps(KH, KW, x.dtype)
-        v = xp.matmul(input_map, tiles.reshape(TILE * TILE, -1))
-        v = v.reshape(TILE * TILE, TH * TW * N, C)
+        maps = self._winograd_maps(KH, KW, x.dtype)
         taps = w.transpose(2, 3, 1, 0).reshape(KH * KW, C * O)
-        u = xp.matmul(filter_map, taps).reshape(TILE * TILE, C, O)
-        products = xp.matmul(v, u)  # (64, tiles * N, O): one small GEMM per frequency
-        blocks = xp.matmul(output_map, products.reshape(TILE * TILE, -1))
+        u = xp.matmul(maps[1], taps).reshape(TILE * TILE, C, O)
         y = xp.empty((N, TH, mh, TW, mw, O), x.dtype)
-        y[...] = blocks.reshape(mh, mw, TH, TW, N, O).transpose(4, 2, 0, 3, 1, 5)
+        if for_backward:
+            v = self._winograd_tiles(x_nhwc, u, maps, y)
+        else:
+            step = samples_per_chunk(TILE * TILE * TH * TW * C * x.itemsize, CHUNK_BYTES)
+            for start in range(0, N, step):
+                self._winograd_tiles(x_nhwc[start:start + step], u, maps, y[start:start + step])
         y = y.reshape(N, TH * mh, TW * mw, O)
         if (TH * mh, TW * mw) != (OH, OW):
             y = xp.ascontiguousarray(y[:, :OH, :OW])
@@ -162,6 +165,25 @@ class WinogradKernels:
         if for_backward:
             saved = WinogradSaved(v, u, x.shape, x_nhwc.shape, w.shape, padding, out_hw)
         return y.transpose(0, 3, 1, 2), saved
+
+    def _winograd_tiles(self, x_nhwc, u, maps, out):
+        """Fill ``out`` (N, TH, mh, TW, mw, O) from the padded channels-last ``x_nhwc``;
+        returns the transformed input tiles, (64, tiles * N, C)."""
+        xp = self.xp
+        input_map, _, output_map = maps
+        N, TH, mh, TW, mw, O = out.shape
+        C = x_nhwc.shape[3]
+        sN, sH, sW, sC = x_nhwc.strides
+        windows = self._as_strided(x_nhwc, shape=(TILE, TILE, TH, TW, N, C),
+                                   strides=(sH, sW, sH * mh, sW * mw, sN, sC))
+        tiles = xp.empty(windows.shape, x_nhwc.dtype)
+        tiles[...] = windows  # frequency-major: one GEMM transforms every tile
+        v = xp.matmul(input_map, tiles.reshape(TILE * TILE, -1))
+        v = v.reshape(TILE * TILE, TH * TW * N, C)
+        products = xp.matmul(v, u)  # (64, tiles * N, O): one small GEMM per frequency
+        blocks = xp.matmul(output_map, products.reshape(TILE * TILE, -1))
+        out[...] = blocks.reshape(mh, mw, TH, TW, N, O).transpose(4, 2, 0, 3, 1, 5)
+        return v
 
     def _winograd_backward(self, gy, saved, needs_input_grad):
         """Gradients of the input, weight and bias: the transposes of the forward's maps."""
