@@ -72,8 +72,8 @@ def use_winograd(batch, in_channels, out_channels, kernel, stride, dilation, out
     if not (2 <= KH < TILE and 2 <= KW < TILE) or dtype.kind != "f" or dtype.itemsize < 4:
         return False
     C, O = in_channels, out_channels
-    mh, mw = TILE - KH + 1, TILE - KW + 1
-    tiles = batch * -(-OH // mh) * -(-OW // mw)
+    (mh, mw), (TH, TW) = _tiling(kernel, out_hw)
+    tiles = batch * TH * TW
     frequencies = TILE * TILE
     winograd = (tiles * (frequencies * frequencies * C + frequencies * C * O
                          + frequencies * mh * mw * O)
@@ -139,10 +139,10 @@ class WinogradKernels:
         temporaries.
         """
         xp = self.xp
-        N, C, H, W = x.shape
+        N, C = x.shape[:2]
         O, _, KH, KW = w.shape
         OH, OW = out_hw
-        (mh, mw), (TH, TW) = _tiling(w.shape, out_hw)
+        (mh, mw), (TH, TW) = _tiling((KH, KW), out_hw)
         top, bottom, left, right = padding
         # Zero rows and columns past the input, so the last tiles are whole.
         x_nhwc = self._padded_nhwc(x, (top, bottom + TH * mh - OH, left, right + TW * mw - OW))
@@ -191,7 +191,7 @@ class WinogradKernels:
         N, C, H, W = saved.x_shape
         O, _, KH, KW = saved.w_shape
         OH, OW = saved.out_hw
-        (mh, mw), (TH, TW) = _tiling(saved.w_shape, saved.out_hw)
+        (mh, mw), (TH, TW) = _tiling((KH, KW), saved.out_hw)
         input_map, filter_map, output_map = self._winograd_maps(KH, KW, gy.dtype)
         gy_nhwc = gy.transpose(0, 2, 3, 1)
         whole = gy_nhwc
@@ -236,8 +236,8 @@ class WinogradKernels:
                 xp.kron(matrix(at_h), matrix(at_w)))
 
 
-def _tiling(w_shape, out_hw):
+def _tiling(kernel, out_hw):
     """Outputs per tile ``(mh, mw)`` and tiles per image ``(TH, TW)``."""
-    _, _, KH, KW = w_shape
+    KH, KW = kernel
     mh, mw = TILE - KH + 1, TILE - KW + 1
     return (mh, mw), (-(-out_hw[0] // mh), -(-out_hw[1] // mw))
