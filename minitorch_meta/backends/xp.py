@@ -40,6 +40,8 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                         "lt": xp.less, "le": xp.less_equal, "gt": xp.greater,
                         "ge": xp.greater_equal}
         self.generator = self.new_generator(None)
+        # Winograd's transform matrices, by (KH, KW, dtype): constants, built on first use.
+        self._winograd_map_cache = {}
 
     # -- device-specific pieces a subclass provides -----------------------------------
     def scatter_add(self, target, index, values):

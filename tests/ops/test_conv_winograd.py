@@ -15,6 +15,7 @@ import pytest
 import minitorch_meta as mt
 import minitorch_meta.nn.functional as mF
 from minitorch_meta.backends import xp_winograd
+from minitorch_meta.backends.registry import get_backend
 from minitorch_meta.backends.xp import XpBackend
 from minitorch_meta.backends.xp_winograd import TILE, toom_cook, use_winograd
 from tests.ops.harness import Arg, Case, check_against_torch, check_gradients, params
@@ -178,3 +179,27 @@ def assert_close_to_scale(ours, reference, relative=5e-5):
     element's (measured: about 1e-5 of it)."""
     error = np.abs(ours - reference).max()
     assert error <= relative * np.abs(reference).max(), (error, np.abs(reference).max())
+
+
+def test_transform_matrices_are_built_once_per_kernel_size_and_dtype():
+    """The maps are constants: the second convolution reuses the first one's, a float64 or
+    another kernel size gets its own, and each is the Kronecker product of the exact 1-D
+    transforms in the asked dtype."""
+    backend = get_backend(mt.device("cpu"))
+    first = backend._winograd_maps(5, 3, FLOAT32)
+    assert backend._winograd_maps(5, 3, FLOAT32) is first
+    float64 = backend._winograd_maps(5, 3, np.dtype(np.float64))
+    other_size = backend._winograd_maps(3, 5, FLOAT32)
+    assert float64 is not first and other_size is not first
+    assert [m.dtype for m in float64] == [np.float64] * 3
+    assert [m.dtype for m in first] == [np.float32] * 3
+    at_h, g_h, _ = toom_cook(TILE - 5 + 1, 5)
+    at_w, g_w, bt = toom_cook(TILE - 3 + 1, 3)
+
+    def exact(rows):
+        return np.array([[float(v) for v in row] for row in rows])
+
+    for ours, reference in zip(float64, (np.kron(exact(bt), exact(bt)),
+                                         np.kron(exact(g_h), exact(g_w)),
+                                         np.kron(exact(at_h), exact(at_w)))):
+        np.testing.assert_array_equal(ours, reference)
