@@ -6,9 +6,16 @@ device that checks every shape of a model without allocating data.
 """
 
 from . import dtypes as _dtypes
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .device import device
-from .dtypes import dtype
+from .dtypes import dtype, get_default_dtype
 from .errors import DeviceError, MetaDataError, ShapeError
 from .factories import (
     arange,
@@ -94,7 +101,7 @@ from .functions import (
 )
 from .random import Generator, manual_seed
 from .size import Size
-from .tensor import Tensor
+from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
 
 float32 = float = _dtypes.float32
@@ -133,8 +140,9 @@ __all__ = [
     "cat", "clamp", "clamp_max", "clamp_min", "clip", "clone", "concat", "device", "div",
     "double", "dtype", "empty", "empty_like",
     "enable_grad", "eq", "exp", "flatten", "float", "float32", "float64", "from_numpy", "full",
-    "full_like", "ge", "get_num_threads", "gt",
-    "int", "int32", "int64", "is_grad_enabled", "isclose", "le",
+    "full_like", "ge", "get_default_dtype", "get_num_threads", "gt",
+    "int", "int32", "int64", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
+    "is_tensor", "isclose", "le",
     "linspace", "log", "log_softmax", "long", "lt", "manual_seed", "matmul", "max", "maximum",
     "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "no_grad", "norm", "numel",
     "ones", "ones_like", "permute",

@@ -45,6 +45,15 @@ _BY_NAME.update({"float": float32, "double": float64, "long": int64, "int": int3
 DEFAULT_FLOAT = float32
 
 
+def get_default_dtype() -> dtype:
+    """The dtype of floating-point tensors made without one: always ``float32`` here.
+
+    PyTorch's ``set_default_dtype`` changes it process-wide; minitorch_meta keeps no such
+    global setting (pass ``dtype=`` or call ``.double()`` instead, docs/differences.md).
+    """
+    return DEFAULT_FLOAT
+
+
 def from_name(name: str) -> dtype:
     """The dtype called ``name`` (``"float32"``, ``"float"``, ``"int64"``, ...)."""
     try:

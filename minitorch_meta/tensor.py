@@ -493,6 +493,11 @@ class Tensor(TensorMethods):
         self._store(real, value)
 
 
+def is_tensor(obj) -> bool:
+    """Whether ``obj`` is a ``Tensor`` (a ``Parameter`` is one too)."""
+    return isinstance(obj, Tensor)
+
+
 def _copy_slots(source: Tensor, target: Tensor) -> None:
     for name in Tensor.__slots__[:-1]:
         setattr(target, name, getattr(source, name))

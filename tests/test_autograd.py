@@ -136,6 +136,89 @@ def test_grad_modes_restore_after_exception_and_work_as_decorators():
     assert mt.is_grad_enabled()
 
 
+@pytest.fixture
+def restores_grad_mode():
+    """Tests that turn grad mode off with a bare call turn it back on even if they fail."""
+    yield
+    mt.set_grad_enabled(True)
+
+
+def test_set_grad_enabled_called_alone_sets_the_mode_as_in_pytorch(restores_grad_mode):
+    """PyTorch sets the mode when the object is made: a bare call changes it for good, a
+    ``with`` block restores the mode it found, and a decorator applies inside only."""
+    mt.set_grad_enabled(False)
+    assert not mt.is_grad_enabled()
+    assert mt.ones(1, requires_grad=True).mul(2).grad_fn is None
+    with mt.set_grad_enabled(True):
+        assert mt.is_grad_enabled()
+    assert not mt.is_grad_enabled()  # the block restored what it found
+    mt.set_grad_enabled(True)
+
+    @mt.set_grad_enabled(False)
+    def inside():
+        return mt.is_grad_enabled()
+
+    assert mt.is_grad_enabled()  # decorating changed nothing outside
+    assert inside() is False
+    assert mt.is_grad_enabled()
+
+
+def test_no_grad_and_enable_grad_decorate_without_parentheses():
+    @mt.no_grad
+    def off(x):
+        return x * 2, mt.is_grad_enabled()
+
+    y, enabled = off(mt.ones(2, requires_grad=True))
+    assert y.grad_fn is None and enabled is False
+    assert off.__name__ == "off"
+    with mt.no_grad():
+        @mt.enable_grad
+        def on():
+            return mt.is_grad_enabled()
+
+        assert on() is True and not mt.is_grad_enabled()
+
+
+def test_inference_mode_is_no_grad_and_says_so():
+    x = mt.ones(2, requires_grad=True)
+    assert not mt.is_inference_mode_enabled()
+    with mt.inference_mode():
+        assert mt.is_inference_mode_enabled() and not mt.is_grad_enabled()
+        y = x * 2
+        with mt.inference_mode(False):  # PyTorch: recording on again
+            assert not mt.is_inference_mode_enabled() and mt.is_grad_enabled()
+        assert mt.is_inference_mode_enabled()
+    assert y.grad_fn is None
+    assert mt.is_grad_enabled() and not mt.is_inference_mode_enabled()
+
+    @mt.inference_mode
+    def bare():
+        return mt.is_grad_enabled(), mt.is_inference_mode_enabled()
+
+    @mt.inference_mode()
+    def called():
+        return mt.is_grad_enabled(), mt.is_inference_mode_enabled()
+
+    assert bare() == called() == (False, True)
+    # Unlike PyTorch's inference tensors, a result made inside may enter a graph later.
+    z = (y * x).sum()
+    z.backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def test_inference_mode_restores_after_an_exception():
+    with pytest.raises(KeyError), mt.inference_mode():
+        raise KeyError
+    assert mt.is_grad_enabled() and not mt.is_inference_mode_enabled()
+
+
+def test_is_tensor_and_get_default_dtype():
+    assert mt.is_tensor(mt.ones(1)) and mt.is_tensor(mt.nn.Parameter(mt.ones(1)))
+    assert not mt.is_tensor([1.0]) and not mt.is_tensor(mt.ones(1).numpy())
+    assert mt.get_default_dtype() is mt.float32
+    assert mt.ones(1).dtype is mt.get_default_dtype()
+
+
 def test_detach_shares_data_and_stops_gradients():
     x = mt.tensor([1.0, 2.0], requires_grad=True)
     d = x.detach()
