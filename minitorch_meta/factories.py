@@ -1,5 +1,6 @@
-"""Factory functions: ``tensor``, ``empty``, ``zeros``, ``ones``, ``full``, ``rand``, ``randn``,
-``randint``, ``randperm``, ``arange``, ``from_numpy`` and the ``*_like`` forms.
+"""Factory functions: ``tensor``, ``empty``, ``zeros``, ``ones``, ``full``, ``eye``, ``rand``,
+``randn``, ``randint``, ``randperm``, ``arange``, ``from_numpy``, the ``*_like`` forms and
+what the ``Tensor.new_*`` methods share.
 
 Every factory takes ``dtype=``, ``device=`` and ``requires_grad=``; the device defaults to
 the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing is allocated.
@@ -63,6 +64,37 @@ def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     dtype, backend = _setup(dtype, device)
     return _finish(backend.full(_sizes(size), 1, dtype), backend, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+        requires_grad: bool = False) -> Tensor:
+    """The ``n`` x ``m`` identity matrix (``m`` defaults to ``n``): ones on the diagonal.
+
+    Shape:
+        ``(n, m)``.
+
+    Raises:
+        TypeError: ``n`` or ``m`` is not an int.
+        ValueError: ``n`` or ``m`` is negative.
+    """
+    n = _matrix_size("n", 1, n)
+    m = n if m is None else _matrix_size("m", 2, m)
+    dtype, backend = _setup(dtype, device)
+    out = backend.full((n, m), 0, dtype)
+    # ``setitem`` writes nothing on meta, and its ``arange`` is a shape: nothing allocated.
+    diagonal = backend.arange(0, min(n, m), 1, dtypes.int64)
+    backend.setitem(out, (diagonal, diagonal), 1)
+    return _finish(out, backend, requires_grad)
+
+
+def _matrix_size(name: str, position: int, value) -> int:
+    """``eye``'s ``n`` or ``m`` as an int (PyTorch's messages; a bool is no size)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"eye(): argument '{name}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"eye: {name} must be greater or equal to 0, got {value}")
+    return int(value)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -230,3 +262,19 @@ def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) ->
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
     return randn(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def new_options(tensor: Tensor, name: str, size: tuple, dtype, device,
+                requires_grad: bool) -> dict:
+    """The keywords of ``tensor.new_<name>(*size, ...)``: ``tensor``'s dtype and device
+    unless given. ``size`` is required, as in PyTorch (``new_zeros(())`` is a 0-d tensor)."""
+    if not size:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    return _like(tensor, dtype, device, requires_grad)
+
+
+def check_size_sequence(name: str, size) -> None:
+    """``new_full`` takes its size as one sequence, never as an int (PyTorch's rule)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")

@@ -12,6 +12,8 @@ from numbers import Number
 
 from .ops import elementwise as ew
 from .ops import layout, linalg, norms, reduction
+from .ops.function import common_backend
+from .ops.shapes import fmt
 
 # ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
 # cannot be imported here at load time, and an import inside ``_binary`` would cost ~1 µs
@@ -310,6 +312,34 @@ def squeeze(input, dim: int | None = None):
 
 def clone(input):
     return layout.Clone()(input)
+
+
+def equal(input, other) -> bool:
+    """Whether ``input`` and ``other`` have the same shape and equal elements (a Python bool).
+
+    Elements are compared after type promotion, as in PyTorch: ``tensor([1])`` equals
+    ``tensor([1.0])``, a float32 0.1 is not the float64 0.1, and NaN equals nothing.
+
+    Raises:
+        TypeError: an argument is not a Tensor.
+        DeviceError: the tensors are on different devices.
+        MetaDataError: the tensors are on meta, which has no values to compare (even when
+            the shapes differ: PyTorch refuses meta tensors too).
+    """
+    tensor = _tensor_type or _find_tensor_type()
+    for position, (name, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, tensor):
+            raise TypeError(f"equal(): argument '{name}' (position {position}) must be Tensor, "
+                            f"not {type(value).__name__}")
+    if not common_backend("equal", (input, other)).stores_data:
+        from .backends.meta import HOW_TO_GET_DATA
+        from .errors import MetaDataError
+
+        raise MetaDataError(f"equal: cannot compare the values of meta tensors (shapes "
+                            f"{fmt(input.shape)} and {fmt(other.shape)}): {HOW_TO_GET_DATA}")
+    if input._data.shape != other._data.shape:
+        return False
+    return bool(all(eq(input, other)).item())
 
 
 def numel(input) -> int:

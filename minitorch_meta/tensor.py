@@ -353,8 +353,19 @@ class Tensor(TensorMethods):
     def clone(self) -> Tensor:
         return Clone()(self)
 
+    def is_contiguous(self) -> bool:
+        """Whether the data is C-contiguous in the logical order of the dimensions.
+
+        False for views such as ``t()`` or ``x[:, ::2]``, and for the convolution and
+        pooling outputs, which are NCHW views of channels-last memory (as PyTorch's
+        ``channels_last`` tensors are). Always True on meta, which has no storage, and after
+        ``expand``, which copies (docs/differences.md).
+        """
+        return self._backend.is_contiguous(self._data)
+
     def contiguous(self) -> Tensor:
-        return self
+        """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
+        return self if self._backend.is_contiguous(self._data) else Clone()(self)
 
     # -- in-place updates (no autograd) ----------------------------------------------
     def _check_inplace(self, op: str) -> None:

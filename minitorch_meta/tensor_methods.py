@@ -4,10 +4,13 @@ A method is the module-level function itself (``mv = F.mv``: ``t.mv(v)`` calls
 ``F.mv(t, v)``), so a method and ``minitorch_meta.<name>`` never differ, and a method
 call costs no extra Python frame (per-op overhead matters in loops over tiny tensors).
 Only methods whose arguments differ from the function's (``view(2, 3)``, reflected
-operators) are written out.
+operators) are written out, and the ``new_*`` factories, which take this tensor's dtype
+and device.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from . import dtypes
 from . import functions as F
@@ -65,6 +68,7 @@ class TensorMethods:
 
     add, sub, mul, div, pow = F.add, F.sub, F.mul, F.div, F.pow
     eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
+    equal = F.equal
     neg, abs, exp, log, sqrt, relu = F.neg, F.abs, F.exp, F.log, F.sqrt, F.relu
     tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
     maximum, minimum = F.maximum, F.minimum
@@ -127,3 +131,49 @@ class TensorMethods:
 
     def expand_as(self, other):
         return self.expand(tuple(other.shape))
+
+    # new tensors with this tensor's dtype and device unless given (PyTorch's ``new_*``).
+    # ``factories`` imports ``tensor``, which imports this module: import it on call.
+    def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """An uninitialised tensor of ``size`` (ints, or one tuple)."""
+        from .factories import empty, new_options
+
+        return empty(*size, **new_options(self, "new_empty", size, dtype, device,
+                                          requires_grad))
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Zeros of ``size`` (ints, or one tuple)."""
+        from .factories import new_options, zeros
+
+        return zeros(*size, **new_options(self, "new_zeros", size, dtype, device,
+                                          requires_grad))
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False):
+        """Ones of ``size`` (ints, or one tuple)."""
+        from .factories import new_options, ones
+
+        return ones(*size, **new_options(self, "new_ones", size, dtype, device, requires_grad))
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None,
+                 requires_grad: bool = False):
+        """``fill_value`` everywhere in a tensor of ``size`` (one tuple), in this tensor's
+        dtype unless given (whatever the kind of ``fill_value``)."""
+        from .factories import check_size_sequence, full, new_options
+
+        check_size_sequence("new_full", size)
+        return full(size, fill_value, **new_options(self, "new_full", (size,), dtype, device,
+                                                    requires_grad))
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
+        """A copy of ``data`` in this tensor's dtype and on its device unless given; it
+        requires grad only if asked. A Tensor ``data`` is copied with PyTorch's warning."""
+        from .factories import tensor
+        from .tensor import Tensor
+
+        if isinstance(data, Tensor):
+            warnings.warn("To copy construct from a tensor, it is recommended to use "
+                          "sourceTensor.detach().clone() or "
+                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                      requires_grad=requires_grad)

@@ -25,6 +25,12 @@ def device(request):
     return request.param
 
 
+@pytest.fixture(params=[*_device_params(), pytest.param("meta", id="meta")])
+def any_device(request):
+    """Every data device present, and meta (shapes, dtypes and flags only)."""
+    return request.param
+
+
 @pytest.fixture(autouse=True)
 def _seed():
     mt.manual_seed(0)

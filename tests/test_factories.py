@@ -160,3 +160,91 @@ def test_allclose_and_isclose_follow_pytorchs_formula():
     assert not mt.allclose(a, a + 1e-3)
     assert mt.isclose(a, mt.tensor([1.0, 2.1, 3.0])).tolist() == [True, False, True]
     assert mt.allclose(a, a + 0.05, atol=0.1)
+
+
+# -- eye ---------------------------------------------------------------------------------
+
+DTYPES = ["float32", "float64", "int64", "int32", "uint8", "bool"]
+
+
+def _torch():
+    return pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                               "test extra")
+
+
+def assert_matches_torch(ours, theirs, device: str) -> None:
+    """Shape, dtype, device, requires_grad, leafness and (off meta) values equal PyTorch's."""
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert str(ours.dtype) == str(theirs.dtype)
+    assert ours.device == mt.device(device) and ours.is_meta == theirs.is_meta
+    assert ours.requires_grad == theirs.requires_grad and ours.is_leaf and theirs.is_leaf
+    if not ours.is_meta:
+        np.testing.assert_array_equal(ours.detach().cpu().numpy(), theirs.detach().numpy())
+
+
+def _reference_device(device: str) -> str:
+    """Where PyTorch builds the reference: meta stays meta, data devices compare on the CPU."""
+    return "meta" if device == "meta" else "cpu"
+
+
+@pytest.mark.parametrize("args", [(3,), (2, 4), (4, 2), (0,), (3, 0), (1, 1)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eye_matches_torch(args, dtype, any_device):
+    torch = _torch()
+    ours = mt.eye(*args, dtype=getattr(mt, dtype), device=any_device)
+    theirs = torch.eye(*args, dtype=getattr(torch, dtype), device=_reference_device(any_device))
+    assert_matches_torch(ours, theirs, any_device)
+
+
+def test_eye_defaults_and_keywords(any_device):
+    torch = _torch()
+    reference = _reference_device(any_device)
+    assert_matches_torch(mt.eye(3, device=any_device), torch.eye(3, device=reference),
+                         any_device)
+    assert_matches_torch(mt.eye(2, m=3, device=any_device, requires_grad=True),
+                         torch.eye(2, m=3, device=reference, requires_grad=True), any_device)
+    assert_matches_torch(mt.eye(np.int64(2), device=any_device), torch.eye(2, device=reference),
+                         any_device)
+    with mt.device(any_device):
+        assert mt.eye(2).device == mt.device(any_device)
+
+
+def test_eye_gradient_flows(device):
+    w = mt.eye(3, device=device, requires_grad=True)
+    (w * 2).sum().backward()
+    assert w.grad.tolist() == [[2.0] * 3] * 3
+
+
+def test_eye_on_meta_allocates_nothing():
+    import tracemalloc
+
+    mt.eye(2, device="meta")  # warm up imports and caches
+    tracemalloc.start()
+    try:
+        t = mt.eye(2**30, 2**31, device="meta")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert t.is_meta and t.shape == (2**30, 2**31)
+    assert peak < 100_000, f"eye on meta allocated {peak} bytes"
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((2.5,), TypeError, r"^eye\(\): argument 'n' \(position 1\) must be int, not float$"),
+    ((True,), TypeError, r"^eye\(\): argument 'n' \(position 1\) must be int, not bool$"),
+    (("3",), TypeError, r"^eye\(\): argument 'n' \(position 1\) must be int, not str$"),
+    ((2, 1.0), TypeError, r"^eye\(\): argument 'm' \(position 2\) must be int, not float$"),
+    ((-1,), ValueError, r"^eye: n must be greater or equal to 0, got -1$"),
+    ((2, -3), ValueError, r"^eye: m must be greater or equal to 0, got -3$"),
+])
+def test_eye_errors(args, error, message):
+    with pytest.raises(error, match=message):
+        mt.eye(*args)
+    with pytest.raises(error, match=message):
+        mt.eye(*args, device="meta")
+
+
+def test_eye_integer_dtype_cannot_require_grad():
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require "
+                                           "gradients, this one is torch.int64"):
+        mt.eye(2, dtype=mt.int64, requires_grad=True)

@@ -202,3 +202,88 @@ def test_float32_stays_float32_through_a_network():
     assert loss.dtype is mt.float32
     loss.backward()
     assert w.grad.dtype is mt.float32 and lw.grad.dtype is mt.float32
+
+
+# -- is_contiguous / contiguous ------------------------------------------------------------
+
+VIEWS = [
+    ("fresh", lambda x: x),
+    ("t", lambda x: x.t()),
+    ("t_t", lambda x: x.t().t()),
+    ("leading_rows", lambda x: x[:1]),
+    ("a_row", lambda x: x[1]),
+    ("a_column", lambda x: x[:, 0]),
+    ("some_columns", lambda x: x[:, :2]),
+    ("every_other_column", lambda x: x[:, ::2]),
+    ("a_column_as_row", lambda x: x[:, :1].t()),
+    ("unsqueeze", lambda x: x.unsqueeze(1)),
+    ("permute_with_size_1", lambda x: x.unsqueeze(0).permute(1, 0, 2)),
+    ("view", lambda x: x.view(3, 2)),
+    ("reshape_of_t", lambda x: x.t().reshape(6)),
+    ("scalar", lambda x: x[0, 0]),
+    ("empty_t", lambda x: x[:0].t()),
+    ("flatten_of_t", lambda x: x.t().flatten()),
+]
+
+
+@pytest.mark.parametrize("name, make", VIEWS, ids=[name for name, _ in VIEWS])
+def test_is_contiguous_matches_torch(name, make, device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    values = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    ours, theirs = make(mt.tensor(values, device=device)), make(torch.tensor(values))
+    assert type(ours.is_contiguous()) is bool
+    assert ours.is_contiguous() == theirs.is_contiguous()
+    made, reference = ours.contiguous(), theirs.contiguous()
+    assert made.is_contiguous() and (made is ours) == (reference is theirs)
+    np.testing.assert_array_equal(made.cpu().numpy(), reference.numpy())
+
+
+def test_expand_is_a_contiguous_copy(device):
+    """``expand`` materialises its result (PyTorch's is a stride-0 view, not contiguous):
+    ``is_contiguous`` reports the storage we have (docs/differences.md)."""
+    expanded = mt.ones(1, 3, device=device).expand(4, 3)
+    assert expanded.is_contiguous() and expanded.contiguous() is expanded
+
+
+def test_contiguous_copies_a_view_with_pytorchs_grad_fn(device):
+    x = mt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device=device, requires_grad=True)
+    fresh = x * 1
+    assert fresh.contiguous() is fresh
+    made = x.t().contiguous()
+    assert made.grad_fn.name() == "CloneBackward0" and made.is_contiguous()
+    assert made.tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
+    (made * mt.arange(6.0, device=device).view(3, 2)).sum().backward()
+    assert x.grad.tolist() == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
+
+
+def test_conv_and_pool_outputs_are_channels_last_views_as_in_pytorch():
+    """The CPU kernels return NCHW views of channels-last memory: PyTorch's channels_last
+    tensors, which are not contiguous either."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    F = mt.nn.functional
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal((2, 3, 8, 8)), rng.standard_normal((4, 3, 3, 3))
+    y = F.conv2d(mt.tensor(x), mt.tensor(w))
+    pooled = F.max_pool2d(y, 2)
+    reference = torch.nn.functional.conv2d(
+        torch.tensor(x, dtype=torch.float32).to(memory_format=torch.channels_last),
+        torch.tensor(w, dtype=torch.float32))
+    assert not reference.is_contiguous()
+    assert reference.is_contiguous(memory_format=torch.channels_last)
+    assert not y.is_contiguous() and not pooled.is_contiguous()
+    for out in (y, pooled):
+        made = out.contiguous()
+        assert made.is_contiguous() and made is not out and mt.equal(made, out)
+    np.testing.assert_allclose(y.numpy(), reference.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name, make", VIEWS, ids=[name for name, _ in VIEWS])
+def test_meta_tensors_are_always_contiguous(name, make):
+    """No storage, so no layout: True even for ``t()`` (docs/differences.md; PyTorch's meta
+    tensors keep strides and say False there)."""
+    x = make(mt.empty(2, 3, device="meta"))
+    assert x.is_contiguous() is True and x.contiguous() is x
+    w = mt.empty(4, 3, 3, 3, device="meta")
+    assert mt.nn.functional.conv2d(mt.empty(2, 3, 8, 8, device="meta"), w).is_contiguous()

@@ -39,6 +39,10 @@ linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
+                                (``copy``: a new array in C order, whatever ``a``'s layout)
+    is_contiguous(a)            whether ``a``'s memory is C-contiguous in its logical order
+                                (a Python bool; a conv output that is an NCHW view of
+                                channels-last memory is not)
     getitem(a, index) / setitem(a, index, value)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
@@ -112,6 +116,7 @@ class Backend:
     def transpose(self, a, axes): self._missing("transpose")
     def astype(self, a, dtype): self._missing("astype")
     def copy(self, a): self._missing("copy")
+    def is_contiguous(self, a): self._missing("is_contiguous")
     def getitem(self, a, index): self._missing("getitem")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")

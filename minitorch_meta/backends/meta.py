@@ -109,6 +109,11 @@ class MetaBackend(Backend):
     def copy(self, a):
         return MetaArray(a.shape, a.dtype)
 
+    def is_contiguous(self, a):
+        # No storage, so no layout to be scattered: a meta array counts as the C-ordered
+        # array it would become when materialised (docs/differences.md).
+        return True
+
     def setitem(self, a, index, value):
         pass  # nothing to write: the shape was checked by the caller
 

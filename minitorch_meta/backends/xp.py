@@ -139,6 +139,11 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     def copy(self, a):
         return a.copy()
 
+    def is_contiguous(self, a):
+        # NumPy and CuPy ignore the strides of size-1 dimensions and call empty arrays
+        # contiguous, as PyTorch does.
+        return bool(a.flags.c_contiguous)
+
     def getitem(self, a, index):
         return a[index]
 

@@ -6,7 +6,7 @@
 
 from ..hooks import RemovableHandle
 from . import functional, init
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
@@ -34,7 +34,7 @@ __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
     "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "HuberLoss", "Identity", "KLDivLoss",
-    "L1Loss", "LazyConv2d",
+    "L1Loss", "LazyConv2d", "LeakyReLU",
     "LazyLinear",
     "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
     "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",

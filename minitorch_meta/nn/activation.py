@@ -1,4 +1,5 @@
-"""Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax`` and ``LogSoftmax``."""
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Tanh``, ``Sigmoid``, ``Softmax`` and
+``LogSoftmax``."""
 
 from __future__ import annotations
 
@@ -24,6 +25,27 @@ class ReLU(Module):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+class LeakyReLU(Module):
+    """``x`` where positive, else ``negative_slope * x``, elementwise. ``inplace`` is
+    accepted for compatibility; as with ``ReLU``, the result is always a new tensor.
+
+    Shape:
+        unchanged.
+    """
+
+    def __init__(self, negative_slope: float = 0.01, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.leaky_relu(input, self.negative_slope)
+
+    def extra_repr(self) -> str:
+        inplace = ", inplace=True" if self.inplace else ""
+        return f"negative_slope={self.negative_slope}{inplace}"
 
 
 class Tanh(Module):

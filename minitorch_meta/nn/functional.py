@@ -1,4 +1,5 @@
-"""``nn.functional``: the layer math as functions — conv2d, max_pool2d, linear, relu, losses.
+"""``nn.functional``: the layer math as functions — conv2d, max_pool2d, linear, relu,
+leaky_relu, losses.
 
 Each function is a thin wrapper over one op (``ops/``): it normalises arguments and
 handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing more. The
@@ -12,7 +13,7 @@ import warnings
 from .. import functions
 from ..errors import MetaDataError
 from ..factories import rand
-from ..ops import avg_pooling, layout, linalg, pooling
+from ..ops import avg_pooling, elementwise, layout, linalg, pooling
 from ..ops import conv as conv_ops
 from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt
@@ -131,6 +132,20 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         unchanged.
     """
     return functions.relu(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` where positive, else ``negative_slope * input``, elementwise.
+
+    ``inplace`` is accepted and returns a new tensor, as ``relu`` does.
+
+    Shape:
+        unchanged.
+
+    Raises:
+        TypeError: ``negative_slope`` is not a number, or ``input`` is not floating-point.
+    """
+    return elementwise.LeakyRelu(negative_slope)(input)
 
 
 def tanh(input: Tensor) -> Tensor:

@@ -1,5 +1,5 @@
 """Elementwise ops with broadcasting: arithmetic, comparisons, exp/log/abs/neg, relu,
-maximum/minimum and clamp.
+leaky_relu, maximum/minimum and clamp.
 
 A binary op takes two tensors, or one tensor and a Python scalar (``scalar=``, with
 ``reflected=True`` for ``2 - x``). Results follow PyTorch's type promotion.
@@ -323,6 +323,56 @@ class Relu(Unary):
         # so that is ``out != 0`` (NaN passes it, as in PyTorch, where ``out > 0`` would not).
         passes = backend.binary("ne", self.out, self.out.dtype.type(0))
         return (backend.binary("mul", gy, passes),)
+
+
+class LeakyRelu(Unary):
+    """``x`` where ``x > 0``, else ``negative_slope * x``, elementwise (floating-point only).
+
+    As in PyTorch, the gradient is 1 where ``x > 0`` and ``negative_slope`` elsewhere, at 0
+    and NaN included.
+
+    Shape:
+        the output has the input's shape.
+
+    Raises:
+        TypeError: ``negative_slope`` is not a number, or the input is not floating-point.
+    """
+
+    op_name, backward_name, floating_only = "leaky_relu", "LeakyReluBackward0", True
+    saved_for_backward = (0,)
+    _hyper = ("negative_slope",)
+
+    def __init__(self, negative_slope: float = 0.01):
+        self.negative_slope = _slope(negative_slope)
+
+    def forward(self, backend, x):
+        positive = backend.binary("gt", x, x.dtype.type(0))
+        out = backend.where(positive, x, backend.binary("mul", x,
+                                                        x.dtype.type(self.negative_slope)))
+        if self.recording:
+            self.positive = positive  # all backward needs of x
+        return out
+
+    def backward(self, backend, gy):
+        slope = gy.dtype.type(self.negative_slope)
+        return (backend.where(self.positive, gy, backend.binary("mul", gy, slope)),)
+
+
+def _slope(value):
+    """``leaky_relu``'s ``negative_slope`` as a Python number (PyTorch's message otherwise)."""
+    if type(value) in (float, int, bool):
+        return value
+    from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
+
+    if isinstance(value, Tensor):
+        raise TypeError("leaky_relu(): argument 'negative_slope' (position 2) must be Number, "
+                        "not Tensor; minitorch_meta takes a Python number (e.g. slope.item())")
+    if getattr(value, "shape", None) == () and hasattr(value, "item"):
+        value = value.item()  # a NumPy scalar: np.float32 is no Python float
+    if isinstance(value, (float, int)):
+        return value
+    raise TypeError(f"leaky_relu(): argument 'negative_slope' (position 2) must be Number, not "
+                    f"{type(value).__name__}")
 
 
 class Where(Function):

@@ -62,7 +62,7 @@ def counting():
 
 def test_kernel_list_is_the_documented_contract():
     for name in ("unary", "binary", "matmul", "conv2d", "conv2d_backward", "max_pool2d",
-                 "max_pool2d_backward", "index_add", "sum_to_shape"):
+                 "max_pool2d_backward", "index_add", "sum_to_shape", "is_contiguous"):
         assert name in KERNELS and name in base.__doc__
     with pytest.raises(NotImplementedError, match="does not implement the kernel 'matmul'"):
         base.Backend(mt.device("cpu")).matmul(None, None)

@@ -18,6 +18,7 @@ def _layers(torch):
         nn_.MaxPool2d(2, 2), nn_.MaxPool2d(3, padding=1, ceil_mode=True), nn_.MaxPool2d((2, 3)),
         nn_.ReLU(), nn_.ReLU(inplace=True), nn_.Flatten(), nn_.Flatten(0, 2), nn_.Identity(),
         nn_.MSELoss(), nn_.L1Loss(), nn_.CrossEntropyLoss(),
+        nn_.LeakyReLU(), nn_.LeakyReLU(0.2, inplace=True), nn_.LeakyReLU(1),
     ]
 
 
@@ -27,6 +28,9 @@ def test_reprs():
                          "Linear(in_features=3, out_features=2, bias=False)",
                          "Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1))"]
     assert reprs[6] == "MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)"
+    assert reprs[-3:] == ["LeakyReLU(negative_slope=0.01)",
+                          "LeakyReLU(negative_slope=0.2, inplace=True)",
+                          "LeakyReLU(negative_slope=1)"]
 
 
 def test_reprs_equal_pytorch(torch_ref):
@@ -44,6 +48,8 @@ def test_reprs_equal_pytorch(torch_ref):
     (lambda t: t.nn.Linear(5, 4), (2, 3, 5)),
     (lambda t: t.nn.Flatten(), (2, 3, 4)),
     (lambda t: t.nn.ReLU(), (4, 5)),
+    (lambda t: t.nn.LeakyReLU(0.2), (2, 3, 4, 5)),
+    (lambda t: t.nn.LeakyReLU(), (4, 5)),
 ])
 def test_values_and_gradients_equal_pytorch(torch_ref, device, make, shape):
     theirs = make(torch_ref).double()
