@@ -22,7 +22,7 @@ class Sort(Function):
     """
 
     op_name, multiple_outputs = "sort", True
-    saved_for_backward = ()
+    saved_for_backward = ()  # backward reads only the order it made, as PyTorch saves indices
     dim, descending, stable = -1, False, None
     #: how many of the ordered elements to keep (None: all of them)
     k = None
