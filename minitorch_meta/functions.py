@@ -11,7 +11,8 @@ import math
 from numbers import Number
 
 from .ops import elementwise as ew
-from .ops import layout, linalg, norms, reduction
+from .ops import layout, linalg, masked, norms, reduction, sorting
+from .ops import split as splitting
 from .ops.function import common_backend
 from .ops.shapes import fmt
 
@@ -259,6 +260,50 @@ def stack(tensors, dim: int = 0):
         raise ValueError("stack(): expected a non-empty list of Tensors")
     dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
     return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0")
+
+
+def split(tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Views of ``tensor`` along ``dim``: pieces of ``split_size_or_sections`` elements (an
+    int; the last piece may be smaller), or of the listed lengths (which must add up to the
+    dim's length)."""
+    return splitting.split(tensor, split_size_or_sections, dim)
+
+
+def chunk(input, chunks: int, dim: int = 0) -> tuple:
+    """At most ``chunks`` views of ``input`` along ``dim``, each ``ceil(length / chunks)``
+    long (the last may be shorter; there may be fewer than ``chunks``)."""
+    return splitting.chunk(input, chunks, dim)
+
+
+def unbind(input, dim: int = 0) -> tuple:
+    """Every slice of ``input`` along ``dim`` (views without that dim)."""
+    return splitting.unbind(input, dim)
+
+
+def masked_fill(input, mask, value):
+    """``input`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True;
+    ``mask`` broadcasts with ``input``. The gradient of ``input`` is zero where masked."""
+    number, tensor = masked.fill_value("masked_fill", value)
+    if tensor is None:
+        return masked.MaskedFill(fill=number)(input, mask)
+    return masked.MaskedFill()(input, mask, tensor)
+
+
+def sort(input, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
+    """``(values, indices)`` of ``input`` ordered along ``dim``. The sort is always stable
+    (equal values keep their order); ``stable`` is accepted for PyTorch's signature."""
+    from .return_types import SortResult
+
+    return SortResult(*sorting.Sort(dim=dim, descending=descending, stable=stable)(input))
+
+
+def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
+    along ``dim``, largest first (smallest first), whatever ``sorted`` says."""
+    from .return_types import TopkResult
+
+    k = splitting.as_int("topk", "k", k)
+    return TopkResult(*sorting.Topk(k=k, dim=dim, largest=largest, sorted=sorted)(input))
 
 
 def mm(input, mat2):

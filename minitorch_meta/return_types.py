@@ -15,3 +15,17 @@ class MinResult(NamedTuple):
 
     values: object
     indices: object
+
+
+class SortResult(NamedTuple):
+    """``torch.return_types.sort``: the ordered values and where they came from."""
+
+    values: object
+    indices: object
+
+
+class TopkResult(NamedTuple):
+    """``torch.return_types.topk``: the ``k`` largest (or smallest) values and their indices."""
+
+    values: object
+    indices: object

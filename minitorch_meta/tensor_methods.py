@@ -14,6 +14,7 @@ import warnings
 
 from . import dtypes
 from . import functions as F
+from .autograd import is_grad_enabled
 from .ops import elementwise as ew
 from .ops import layout
 
@@ -109,6 +110,24 @@ class TensorMethods:
     # shape
     flatten, t, transpose = F.flatten, F.t, F.transpose
     unsqueeze, squeeze = F.unsqueeze, F.squeeze
+    chunk, unbind = F.chunk, F.unbind
+
+    def split(self, split_size, dim: int = 0) -> tuple:
+        # PyTorch's method names its argument ``split_size`` (the function's is longer)
+        return F.split(self, split_size, dim)
+
+    # selection
+    sort, topk, masked_fill = F.sort, F.topk, F.masked_fill
+
+    def masked_fill_(self, mask, value):
+        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph)."""
+        self._check_inplace("masked_fill_")
+        if getattr(value, "requires_grad", False) and is_grad_enabled():
+            raise RuntimeError("masked_fill_: a value tensor that requires grad cannot be "
+                               "written in place (in-place ops are not differentiated in "
+                               "minitorch_meta); use the out-of-place masked_fill, or detach "
+                               "the value")
+        return self._write("masked_fill_", F.masked_fill(self, mask, value))
 
     def view(self, *shape):
         return layout.View(shape=_shape_args(shape))(self)

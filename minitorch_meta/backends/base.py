@@ -34,6 +34,8 @@ elementwise (NumPy broadcasting)
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
     argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
+    argsort(a, axis, descending)   int64 indices that order ``a`` along ``axis`` (an int),
+                                stably: equal values keep their order, NaN counts as largest
     sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
 linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
@@ -110,6 +112,7 @@ class Backend:
     def max(self, a, axis, keepdims): self._missing("max")
     def min(self, a, axis, keepdims): self._missing("min")
     def argmax(self, a, axis, keepdims): self._missing("argmax")
+    def argsort(self, a, axis, descending): self._missing("argsort")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
     def matmul(self, a, b): self._missing("matmul")
     def reshape(self, a, shape): self._missing("reshape")

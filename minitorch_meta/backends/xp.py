@@ -114,6 +114,17 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     def argmax(self, a, axis, keepdims):
         return a.argmax(axis=axis, keepdims=keepdims)
 
+    def argsort(self, a, axis, descending):
+        xp = self.xp
+        if not descending:
+            return xp.argsort(a, axis=axis, kind="stable").astype(xp.int64, copy=False)
+        # A stable descending order keeps equal values in their original order, which
+        # reversing an ascending order would not: sort the reversed array instead, reverse
+        # that order, and map its positions back (NaN, last ascending, comes first).
+        last = a.shape[axis] - 1
+        order = xp.flip(xp.argsort(xp.flip(a, axis), axis=axis, kind="stable"), axis)
+        return (last - order).astype(xp.int64, copy=False)
+
     def sum_to_shape(self, a, shape):
         if a.shape == shape:
             return a
