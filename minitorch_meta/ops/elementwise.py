@@ -360,19 +360,27 @@ class LeakyRelu(Unary):
 
 def _slope(value):
     """``leaky_relu``'s ``negative_slope`` as a Python number (PyTorch's message otherwise)."""
+    return _python_number(
+        value, "leaky_relu(): argument 'negative_slope' (position 2) must be Number, not Tensor; "
+               "minitorch_meta takes a Python number (e.g. slope.item())",
+        "leaky_relu(): argument 'negative_slope' (position 2) must be Number, not {type}")
+
+
+def _python_number(value, if_tensor: str, if_other: str):
+    """``value`` as a Python number, so that type promotion sees its kind: a NumPy scalar is
+    unwrapped (np.float32 is no Python float); a Tensor raises ``TypeError(if_tensor)``, any
+    other type ``TypeError(if_other)`` with ``{type}`` replaced by its type's name."""
     if type(value) in (float, int, bool):
         return value
     from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
 
     if isinstance(value, Tensor):
-        raise TypeError("leaky_relu(): argument 'negative_slope' (position 2) must be Number, "
-                        "not Tensor; minitorch_meta takes a Python number (e.g. slope.item())")
+        raise TypeError(if_tensor)
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
-        value = value.item()  # a NumPy scalar: np.float32 is no Python float
+        value = value.item()
     if isinstance(value, (float, int)):
         return value
-    raise TypeError(f"leaky_relu(): argument 'negative_slope' (position 2) must be Number, not "
-                    f"{type(value).__name__}")
+    raise TypeError(if_other.format(type=type(value).__name__))
 
 
 class Where(Function):
@@ -549,21 +557,13 @@ def _require(op: str, name: str, value) -> None:
 
 def _number(op: str, name: str, value):
     """A clamp bound as a Python number (or None), so that promotion sees its kind."""
-    if value is None or type(value) in (float, int, bool):
-        return value
-    from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
-
-    if isinstance(value, Tensor):
-        raise TypeError(
-            f"{op}(): tensor bounds are not supported by minitorch_meta ({name} is a Tensor); "
-            "pass a Python number, or use torch.maximum(input, min) for a tensor min and "
-            "torch.minimum(input, max) for a tensor max")
-    if getattr(value, "shape", None) == () and hasattr(value, "item"):
-        value = value.item()  # a NumPy scalar: np.float32 is no Python float
-    if isinstance(value, (float, int)):
-        return value
-    raise TypeError(f"{op}(): expected {name} to be a number or None, got "
-                    f"{type(value).__name__}")
+    if value is None:
+        return None
+    return _python_number(
+        value, f"{op}(): tensor bounds are not supported by minitorch_meta ({name} is a Tensor); "
+               "pass a Python number, or use torch.maximum(input, min) for a tensor min and "
+               "torch.minimum(input, max) for a tensor max",
+        f"{op}(): expected {name} to be a number or None, got {{type}}")
 
 
 def _bound_scalar(op: str, name: str, value, dtype):

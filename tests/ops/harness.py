@@ -166,6 +166,15 @@ def check_meta(case, device="cpu"):
             assert m.grad.shape == m.shape and m.grad.dtype is m.dtype
 
 
+def check_same_error_on_cpu_and_meta(call, error, message, shape=(2, 3, 4)):
+    """``call`` on a tensor of ``shape`` raises ``error`` with exactly ``message`` on cpu and
+    on meta alike (the shape rule runs first on every backend)."""
+    for device in ("cpu", "meta"):
+        with pytest.raises(error) as info:
+            call(mt.ones(*shape, device=device))
+        assert str(info.value) == message, device
+
+
 def three_way_tests(cases, seeds=(0, 1, 2), name_differs=(), rtol=1e-4, atol=1e-5):
     """The three checks over ``cases``, as test functions for a module to bind:
 
