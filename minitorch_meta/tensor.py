@@ -365,7 +365,7 @@ class Tensor(TensorMethods):
 
     def contiguous(self) -> Tensor:
         """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
-        return self if self._backend.is_contiguous(self._data) else Clone()(self)
+        return self if self.is_contiguous() else Clone()(self)
 
     # -- in-place updates (no autograd) ----------------------------------------------
     def _check_inplace(self, op: str) -> None:

@@ -186,7 +186,7 @@ class TensorMethods:
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
         """A copy of ``data`` in this tensor's dtype and on its device unless given; it
         requires grad only if asked. A Tensor ``data`` is copied with PyTorch's warning."""
-        from .factories import tensor
+        from .factories import _like, tensor
         from .tensor import Tensor
 
         if isinstance(data, Tensor):
@@ -194,5 +194,4 @@ class TensorMethods:
                           "sourceTensor.detach().clone() or "
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device,
-                      requires_grad=requires_grad)
+        return tensor(data, **_like(self, dtype, device, requires_grad))
