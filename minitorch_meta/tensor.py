@@ -237,23 +237,10 @@ class Tensor(TensorMethods):
 
     # -- autograd --------------------------------------------------------------------
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
-                 create_graph: bool = False) -> None:
-        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (weighted by ``gradient``)."""
-        if create_graph:
-            raise NotImplementedError("create_graph=True (higher-order gradients) is not "
-                                      "supported by minitorch_meta")
-        if gradient is None:
-            if self.numel() != 1:
-                raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
-                                   f"this tensor has shape {tuple(self.shape)}: pass "
-                                   "gradient= of the same shape to backward()")
-            grad = self._backend.full(self._data.shape, 1, self._dtype)
-        else:
-            if tuple(gradient.shape) != tuple(self.shape):
-                raise RuntimeError(f"backward(): gradient has shape {tuple(gradient.shape)} but "
-                                   f"the tensor has shape {tuple(self.shape)}; they must match")
-            grad = gradient._data
-        _run_backward([self], [grad], retain_graph=bool(retain_graph))
+                 create_graph: bool = False, inputs=None) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (weighted by ``gradient``),
+        or only into the ``.grad`` of ``inputs`` when given; see ``autograd.backward``."""
+        _run_backward(self, gradient, retain_graph, create_graph, inputs)
 
     def detach(self) -> Tensor:
         detached = Tensor._make(self._data, self._backend)

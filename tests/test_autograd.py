@@ -76,10 +76,10 @@ def test_grad_fn_name_survives_backward():
 def test_backward_on_non_scalar_needs_gradient():
     x = mt.rand(2, 3, requires_grad=True)
     with pytest.raises(RuntimeError, match=r"grad can be implicitly created only for scalar "
-                                           r"outputs; this tensor has shape \(2, 3\)"):
+                                           r"outputs; output 0 has shape \(2, 3\)"):
         (x * 2).backward()
-    with pytest.raises(RuntimeError, match=r"backward\(\): gradient has shape \(3,\) but the "
-                                           r"tensor has shape \(2, 3\)"):
+    with pytest.raises(RuntimeError, match=r"the gradient of output 0 has shape \(3,\) but "
+                                           r"the output has shape \(2, 3\)"):
         (x * 2).backward(mt.ones(3))
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from ..autograd import AccumulateGrad
-from ..autograd import _state as _grad_state
+from ..autograd.grad_mode import _state as _grad_state
 from ..errors import DeviceError
 from ..versions import modified_error
 

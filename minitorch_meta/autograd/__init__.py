@@ -1,0 +1,22 @@
+"""Reverse-mode autograd, as ``torch.autograd``.
+
+- ``grad_mode.py``: whether ops record graphs (``no_grad``, ``enable_grad``, ...);
+- ``engine.py``: the walk of a ``grad_fn`` graph from outputs to inputs;
+- ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk.
+"""
+
+from __future__ import annotations
+
+from .engine import AccumulateGrad
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .gradients import backward, grad
+
+__all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode",
+           "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled"]

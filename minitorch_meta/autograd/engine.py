@@ -1,0 +1,170 @@
+"""The engine that walks ``grad_fn`` graphs backward.
+
+The walk is iterative (no recursion, so a 10,000-op chain is fine) and topologically
+ordered: a node runs its backward once, after every gradient flowing into it has been
+summed. Leaves receive their gradient through an ``AccumulateGrad`` node.
+"""
+
+from __future__ import annotations
+
+from .grad_mode import no_grad
+
+
+class AccumulateGrad:
+    """The graph node of a leaf tensor: adds incoming gradients into ``tensor.grad``."""
+
+    __slots__ = ("variable", "_tensor_hooks")
+    next_functions = ()
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._tensor_hooks = None
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return "<AccumulateGrad object>"
+
+    @property
+    def backend(self):
+        return self.variable._backend
+
+    def accumulate(self, grad_array) -> None:
+        accumulate_into(self.variable, grad_array)
+
+
+def accumulate_into(tensor, grad_array) -> None:
+    """Add ``grad_array`` into ``tensor.grad`` (made on first use)."""
+    backend = tensor._backend
+    if tensor.grad is None:
+        # The incoming array may be shared (an add hands the same gradient to both
+        # inputs) or a view of a saved buffer: the tensor gets its own copy, so in-place
+        # updates of one .grad never touch another.
+        tensor.grad = tensor._wrap(backend.copy(grad_array))
+    else:
+        tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
+
+
+def run(roots, retain_graph: bool, targets=None) -> dict:
+    """Send each root's gradient ``(node, array)`` back through the graph.
+
+    Without ``targets`` every leaf reached gets its gradient added to ``.grad``
+    (``backward()``). With ``targets`` (a set of nodes: tensors' ``grad_fn`` or leaves'
+    ``AccumulateGrad``), only the part of the graph that leads to them runs, no
+    ``.grad`` is touched (but by hooks, such as ``retain_grad``'s), and the gradient
+    arriving at each target is returned by node (``autograd.grad``; a target no gradient
+    reached is missing from the result).
+    """
+    needed = None if targets is None else _nodes_leading_to([n for n, _ in roots], targets)
+    if needed is not None:
+        roots = [(node, grad) for node, grad in roots if node in needed]
+    dependencies = _count_dependencies([node for node, _ in roots], needed)
+    pending, captured = {}, {}
+    for node, grad in roots:
+        _add_grad(pending, node, grad)
+    ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
+    # Every edge into a node decrements its count once, so a node reaches zero (and is
+    # made ready) exactly once: no set of nodes already made ready is needed.
+    with no_grad():
+        while ready:
+            node = ready.pop()
+            grad = pending.pop(node, None)
+            if grad is not None and node._tensor_hooks:
+                grad = _run_tensor_hooks(node, grad)
+            if targets is not None and node in targets:
+                if grad is not None:
+                    captured[node] = grad
+                if isinstance(node, AccumulateGrad):
+                    continue
+            if grad is None:
+                # Every edge into this node carried no gradient (an op returned None for
+                # it): nothing to compute, but its inputs still wait on this edge.
+                input_grads = (None,) * len(node.next_functions)
+            elif isinstance(node, AccumulateGrad):
+                node.accumulate(grad)
+                continue
+            else:
+                input_grads = node._backward(grad, retain_graph)
+            for next_node, g in zip(node.next_functions, input_grads):
+                if next_node is None or (needed is not None and next_node not in needed):
+                    continue
+                if g is not None:
+                    _add_grad(pending, next_node, g)
+                count = dependencies[next_node] - 1
+                dependencies[next_node] = count
+                if count == 0:
+                    ready.append(next_node)
+    return captured
+
+
+def _run_tensor_hooks(node, grad):
+    """Call the hooks registered on the node's tensor (``Tensor.register_hook``) in order;
+    a hook may return a replacement gradient."""
+    from ..tensor import Tensor
+
+    for hook in list(node._tensor_hooks.values()):
+        result = hook(Tensor._make(grad, node.backend))
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"a tensor hook must return None or a Tensor (the replacement "
+                                f"gradient), got {type(result).__name__}")
+            if tuple(result.shape) != tuple(grad.shape):
+                raise RuntimeError(f"a tensor hook returned a gradient of shape "
+                                   f"{tuple(result.shape)}, but the tensor's gradient has shape "
+                                   f"{tuple(grad.shape)}")
+            grad = result._data
+    return grad
+
+
+def _add_grad(pending: dict, node, grad) -> None:
+    if node in pending:
+        pending[node] = node.backend.binary("add", pending[node], grad)
+    else:
+        pending[node] = grad
+
+
+def _count_dependencies(start_nodes, needed=None) -> dict:
+    """How many edges point at each node reachable from ``start_nodes`` (iterative DFS),
+    counting only edges into ``needed`` nodes when it is given."""
+    dependencies = {}
+    stack = list(start_nodes)
+    starts = set(stack)
+    while stack:
+        node = stack.pop()
+        for next_node in node.next_functions:
+            if next_node is None or (needed is not None and next_node not in needed):
+                continue
+            count = dependencies.get(next_node)
+            if count is None:  # the first edge into it: walk on from it (roots already are)
+                dependencies[next_node] = 1
+                if next_node not in starts:
+                    stack.append(next_node)
+            else:
+                dependencies[next_node] = count + 1
+    return dependencies
+
+
+def _nodes_leading_to(start_nodes, targets) -> set:
+    """The nodes reachable from ``start_nodes`` from which some node of ``targets`` can be
+    reached (the targets included): the only part of the graph ``autograd.grad`` runs."""
+    parents = {}  # node -> the nodes with an edge into it
+    stack = list(start_nodes)
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for next_node in node.next_functions:
+            if next_node is None:
+                continue
+            parents.setdefault(next_node, []).append(node)
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    needed = {node for node in targets if node in seen}
+    stack = list(needed)
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed

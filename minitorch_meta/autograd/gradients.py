@@ -1,0 +1,143 @@
+"""``backward`` and ``grad``: the two ways to ask the engine for gradients, as in PyTorch.
+
+``backward`` adds each gradient into a tensor's ``.grad`` (every leaf reached, or only the
+``inputs`` given); ``grad`` returns the gradients instead and touches no ``.grad``. Both
+check the outputs and their gradients here, once, and run ``engine.run``.
+"""
+
+from __future__ import annotations
+
+from .engine import accumulate_into, run
+
+_NO_HIGHER_ORDER = ("create_graph=True (higher-order gradients) is not supported by "
+                    "minitorch_meta: backward formulas run on arrays, not on recorded tensors")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             inputs=None) -> None:
+    """Add the gradient of ``tensors`` (weighted by ``grad_tensors``) into ``.grad``.
+
+    ``tensors``: a tensor or a sequence of them; ``grad_tensors``: one gradient (or None for
+    a one-element tensor, meaning 1) per tensor. With ``inputs`` (a tensor or a sequence),
+    only their ``.grad`` is written, leaves or not; without, every leaf the graph reaches.
+    """
+    if create_graph:
+        raise NotImplementedError(_NO_HIGHER_ORDER)
+    roots = _roots(_as_tuple(tensors, "tensors"), grad_tensors, "backward")
+    if inputs is None:
+        run(roots, bool(retain_graph))
+        return
+    inputs = _as_tuple(inputs, "inputs")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty: pass the "
+                           "tensors whose .grad should be written, or leave it out")
+    nodes = _input_nodes(inputs)
+    captured = run(roots, bool(retain_graph), targets=set(nodes))
+    for tensor, node in zip(inputs, nodes):
+        if node in captured:
+            accumulate_into(tensor, captured[node])
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False,
+         materialize_grads=False) -> tuple:
+    """The gradients of ``outputs`` with respect to each of ``inputs``, as a tuple.
+
+    Nothing is written into any ``.grad``; only the part of the graph between the outputs
+    and the inputs runs (and, without ``retain_graph``, is freed). An input the outputs do
+    not depend on raises, unless ``allow_unused=True`` (its gradient is then None) or
+    ``materialize_grads=True`` (zeros). ``only_inputs`` is accepted and ignored, as in
+    PyTorch.
+    """
+    if create_graph:
+        raise NotImplementedError(_NO_HIGHER_ORDER)
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True is not supported by minitorch_meta: "
+                                  "call grad() once per row of grad_outputs")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    inputs = _as_tuple(inputs, "inputs")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty: pass the tensors "
+                           "to differentiate with respect to")
+    nodes = _input_nodes(inputs)
+    roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad")
+    captured = run(roots, bool(retain_graph), targets=set(nodes))
+    return tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
+                             materialize_grads, materialize_grads)
+                 for index, (tensor, node) in enumerate(zip(inputs, nodes)))
+
+
+def _as_tuple(tensors, what: str) -> tuple:
+    """A tensor, or a sequence of them, as a tuple."""
+    from ..tensor import Tensor
+
+    if isinstance(tensors, Tensor):
+        return (tensors,)
+    if isinstance(tensors, (tuple, list)) and all(isinstance(t, Tensor) for t in tensors):
+        return tuple(tensors)
+    raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, got "
+                    f"{type(tensors).__name__}")
+
+
+def _input_nodes(inputs) -> list:
+    """The graph node where each input's gradient arrives: its ``grad_fn``, or for a leaf
+    its ``AccumulateGrad``."""
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad: "
+                               "create it with requires_grad=True (or call "
+                               "requires_grad_()) before computing the outputs")
+    return [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
+
+
+def _roots(outputs, grad_outputs, caller: str) -> list:
+    """``(node, gradient array)`` for each output, the gradient checked against it."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    else:
+        grad_outputs = (grad_outputs,) if hasattr(grad_outputs, "_data") else tuple(
+            grad_outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"{caller}() got {len(grad_outputs)} output gradient(s) for "
+                           f"{len(outputs)} output(s): pass one per output (None for a "
+                           "one-element output means 1)")
+    return [_root(index, output, gradient)
+            for index, (output, gradient) in enumerate(zip(outputs, grad_outputs))]
+
+
+def _root(index: int, output, gradient):
+    if output.grad_fn is None and not output.requires_grad:
+        raise RuntimeError(f"element {index} of tensors does not require grad and does not "
+                           "have a grad_fn: compute it from tensors created with "
+                           "requires_grad=True (and not under no_grad())")
+    node = output.grad_fn if output.grad_fn is not None else output._accumulator()
+    if gradient is None:
+        if output.numel() != 1:
+            raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
+                               f"output {index} has shape {tuple(output.shape)}: pass its "
+                               "gradient, a tensor of the same shape")
+        return node, output._backend.full(output._data.shape, 1, output._dtype)
+    if tuple(gradient.shape) != tuple(output.shape):
+        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
+                           f"{tuple(gradient.shape)} but the output has shape "
+                           f"{tuple(output.shape)}; they must match")
+    if gradient.device != output.device:
+        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
+                           f"output is on {output.device}: move it with .to()")
+    return node, gradient._data
+
+
+def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize: bool):
+    """Input ``index``'s gradient as a tensor (zeros, or None, when none reached it)."""
+    if grad_array is None:
+        if materialize:
+            return tensor._wrap(tensor._backend.full(tensor._data.shape, 0, tensor._dtype))
+        if not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {index} appears to not "
+                               "have been used in the graph. Set allow_unused=True if this "
+                               "is the desired behavior.")
+        return None
+    # A copy: the engine may hand one array to several inputs (an add's two operands).
+    return tensor._wrap(tensor._backend.copy(grad_array))
