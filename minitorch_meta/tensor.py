@@ -378,9 +378,10 @@ class Tensor(TensorMethods):
         self._store(Ellipsis, result._data)
         return self
 
-    def _inplace(self, op: str, function, other) -> Tensor:
+    def _inplace(self, op: str, function, *args) -> Tensor:
+        """``self = function(self, *args)`` written into this tensor's memory."""
         self._check_inplace(op)
-        return self._write(op, function(self, other))
+        return self._write(op, function(self, *args))
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
         return self._inplace("add_", _add, other if alpha == 1 else other * alpha)

@@ -88,6 +88,35 @@ class TensorMethods:
     def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
         return self._clamp_in_place("clamp_max_", F.clamp_max, max)
 
+    # In-place forms of elementwise ops, under the rules of ``add_``: refused on a tensor
+    # in a graph while grad mode is on, and on an integer tensor whose result is float.
+    def relu_(self):
+        return self._inplace("relu_", F.relu)
+
+    def neg_(self):
+        return self._inplace("neg_", F.neg)
+
+    def abs_(self):
+        return self._inplace("abs_", F.abs)
+
+    def exp_(self):
+        return self._inplace("exp_", F.exp)
+
+    def log_(self):
+        return self._inplace("log_", F.log)
+
+    def sqrt_(self):
+        return self._inplace("sqrt_", F.sqrt)
+
+    def tanh_(self):
+        return self._inplace("tanh_", F.tanh)
+
+    def sigmoid_(self):
+        return self._inplace("sigmoid_", F.sigmoid)
+
+    def pow_(self, exponent):
+        return self._inplace("pow_", F.pow, exponent)
+
     def _clamp_in_place(self, op: str, function, *bounds):
         self._check_inplace(op)  # first, as in PyTorch: before the bounds are looked at
         result = function(self, *bounds)
