@@ -395,8 +395,8 @@ class Where(Function):
 
     def infer(self, condition, a, b):
         if condition.dtype is not dtypes.bool_:
-            raise TypeError(f"where: expected condition to be a bool tensor, got dtype "
-                            f"{condition.dtype}; compare first, e.g. where(x > 0, a, b)")
+            raise RuntimeError(f"where: expected condition to be a bool tensor, got dtype "
+                               f"{condition.dtype}; compare first, e.g. where(x > 0, a, b)")
         shape = shapes.broadcast("where", shapes.broadcast("where", condition.shape, a.shape),
                                  b.shape)
         self.out_dtype = dtypes.promote_tensors(a.dtype, not a.shape, b.dtype, not b.shape)
