@@ -135,6 +135,11 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
 
     # -- linear algebra --------------------------------------------------------------
     def matmul(self, a, b):
+        # For operands of at most two dimensions ``dot`` is ``matmul`` (the same BLAS call),
+        # but NumPy 2's matmul dispatch costs 0.5-2 µs more per call: a Python loop of
+        # ``w.mv(x[k])`` (EE-559's batch vs loop) pays it on every row.
+        if a.ndim <= 2 and b.ndim <= 2:
+            return self.xp.dot(a, b)
         return self.xp.matmul(a, b)
 
     # -- layout and indexing ---------------------------------------------------------
