@@ -65,8 +65,10 @@ from .functions import (
     exp,
     flatten,
     flip,
+    gather,
     ge,
     gt,
+    index_select,
     isclose,
     le,
     log,
@@ -167,5 +169,5 @@ __all__ = [
     "t", "tanh", "tensor", "topk", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros",
     "zeros_like",
-    "flip", "roll", "tril", "triu", "diag", "trace",
+    "flip", "roll", "tril", "triu", "diag", "trace", "index_select", "gather",
 ]

@@ -12,6 +12,7 @@ from numbers import Number
 
 from .ops import diagonal as diagonal_ops
 from .ops import elementwise as ew
+from .ops import gather as gathering
 from .ops import layout, linalg, masked, norms, reduction, reorder, sorting, triangular
 from .ops import split as splitting
 from .ops.function import common_backend
@@ -481,3 +482,29 @@ def diag(input, diagonal: int = 0):
 def trace(input):
     """The sum of the main diagonal of a 2-D ``input`` (0-d; integers sum to int64)."""
     return diagonal_ops.Trace()(input)
+
+
+def index_select(input, dim: int, index):
+    """The slices of ``input`` along ``dim`` at the positions of ``index`` (a vector of
+    int64 or int32), in its order; repeated positions are repeated."""
+    dim = splitting.as_int("index_select", "dim", dim)
+    return gathering.IndexSelect(dim=dim)(input, _index_tensor("index_select", index))
+
+
+def gather(input, dim: int, index, *, sparse_grad: bool = False):
+    """The elements of ``input`` at ``index``'s positions along ``dim`` (and at the index's
+    own positions along the other dims): ``out[i][j] = input[i][index[i][j]]`` for dim 1."""
+    dim = splitting.as_int("gather", "dim", dim)
+    if sparse_grad:
+        raise NotImplementedError("gather(): sparse_grad=True is not supported (minitorch_meta "
+                                  "has no sparse tensors); leave it False for a dense gradient")
+    return gathering.Gather(dim=dim)(input, _index_tensor("gather", index))
+
+
+def _index_tensor(op: str, index):
+    """``index`` if it is a Tensor (PyTorch takes no list here), else a TypeError."""
+    tensor = _tensor_type or _find_tensor_type()
+    if not isinstance(index, tensor):
+        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}; "
+                        "make one with torch.tensor(..., dtype=torch.long)")
+    return index

@@ -198,6 +198,7 @@ class TensorMethods:
 
     # reordering, tiling, triangles and diagonals
     roll, tril, triu, diag, trace = F.roll, F.tril, F.triu, F.diag, F.trace
+    index_select, gather = F.index_select, F.gather
 
     def flip(self, *dims, **keywords):
         """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=(0, 1))`` alike."""
