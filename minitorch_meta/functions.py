@@ -10,8 +10,10 @@ import builtins
 import math
 from numbers import Number
 
+from .ops import diagonal as diagonal_ops
 from .ops import elementwise as ew
-from .ops import layout, linalg, masked, norms, reduction, sorting
+from .ops import gather as gathering
+from .ops import layout, linalg, masked, norms, reduction, reorder, sorting, triangular
 from .ops import split as splitting
 from .ops.function import common_backend
 from .ops.shapes import fmt
@@ -431,3 +433,78 @@ def log_softmax(input, dim: int):
     from .ops.loss import LogSoftmax
 
     return LogSoftmax(dim=dim)(input)
+
+
+def flip(input, dims):
+    """A copy of ``input`` with the order of elements reversed along each of ``dims`` (a
+    tuple or list of ints)."""
+    return reorder.Flip(dims=reorder.int_tuple("flip", "dims", dims, single=False))(input)
+
+
+def roll(input, shifts, dims=None):
+    """``input`` with elements moved ``shifts`` places forward along ``dims`` (ints, or
+    tuples of ints of one length), wrapping around; with ``dims=None``, along the flattened
+    tensor (one shift), keeping the shape."""
+    shifts = reorder.int_tuple("roll", "shifts", shifts)
+    dims = () if dims is None else reorder.int_tuple("roll", "dims", dims)
+    return reorder.Roll(shifts=shifts, dims=dims)(input)
+
+
+def repeat(input, repeats):
+    """``input`` tiled ``repeats[i]`` times along dim ``i`` (a tuple or list with at least
+    one int per dim; extra leading ones add dims). PyTorch has this only as
+    ``Tensor.repeat``."""
+    repeats = reorder.int_tuple("repeat", "repeats", repeats, single=False)
+    return reorder.Repeat(repeats=repeats)(input)
+
+
+def tril(input, diagonal: int = 0):
+    """The lower triangle (on and below the ``diagonal``-th diagonal) of each matrix in the
+    last two dims of ``input``, zeros above."""
+    diagonal = splitting.as_int("tril", "diagonal", diagonal)
+    return triangular.Tril(diagonal=diagonal)(input)
+
+
+def triu(input, diagonal: int = 0):
+    """The upper triangle (on and above the ``diagonal``-th diagonal) of each matrix in the
+    last two dims of ``input``, zeros below."""
+    diagonal = splitting.as_int("triu", "diagonal", diagonal)
+    return triangular.Triu(diagonal=diagonal)(input)
+
+
+def diag(input, diagonal: int = 0):
+    """A 1-D ``input`` as the ``diagonal``-th diagonal of a square zero matrix, or a 2-D
+    ``input``'s ``diagonal``-th diagonal as a vector (0: the main one, > 0 above it)."""
+    diagonal = splitting.as_int("diag", "diagonal", diagonal)
+    return diagonal_ops.Diag(diagonal=diagonal)(input)
+
+
+def trace(input):
+    """The sum of the main diagonal of a 2-D ``input`` (0-d; integers sum to int64)."""
+    return diagonal_ops.Trace()(input)
+
+
+def index_select(input, dim: int, index):
+    """The slices of ``input`` along ``dim`` at the positions of ``index`` (a vector of
+    int64 or int32), in its order; repeated positions are repeated."""
+    dim = splitting.as_int("index_select", "dim", dim)
+    return gathering.IndexSelect(dim=dim)(input, _index_tensor("index_select", index))
+
+
+def gather(input, dim: int, index, *, sparse_grad: bool = False):
+    """The elements of ``input`` at ``index``'s positions along ``dim`` (and at the index's
+    own positions along the other dims): ``out[i][j] = input[i][index[i][j]]`` for dim 1."""
+    dim = splitting.as_int("gather", "dim", dim)
+    if sparse_grad:
+        raise NotImplementedError("gather(): sparse_grad=True is not supported (minitorch_meta "
+                                  "has no sparse tensors); leave it False for a dense gradient")
+    return gathering.Gather(dim=dim)(input, _index_tensor("gather", index))
+
+
+def _index_tensor(op: str, index):
+    """``index`` if it is a Tensor (PyTorch takes no list here), else a TypeError."""
+    tensor = _tensor_type or _find_tensor_type()
+    if not isinstance(index, tensor):
+        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}; "
+                        "make one with torch.tensor(..., dtype=torch.long)")
+    return index

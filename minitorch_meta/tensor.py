@@ -350,6 +350,28 @@ class Tensor(TensorMethods):
         """
         return self._backend.is_contiguous(self._data)
 
+    def stride(self, dim: int | None = None):
+        """The step in memory, in elements, between neighbours along each dimension (a
+        tuple), or along ``dim`` (an int).
+
+        Convolution and pooling outputs are NCHW views of channels-last memory, so their
+        strides are channels-last ones, ``(H*W*C, 1, W*C, C)``; meta tensors, which have no
+        storage, report a C-ordered array's (docs/differences.md).
+
+        Raises:
+            IndexError for a ``dim`` out of range (any ``dim`` of a 0-d tensor); TypeError
+            for a ``dim`` that is not an int.
+        """
+        strides = self._backend.strides(self._data)
+        if dim is None:
+            return strides
+        if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+            raise TypeError(f"stride(): argument 'dim' must be int, not {type(dim).__name__}")
+        if not strides:
+            raise IndexError(f"stride: dimension specified as {dim} but the tensor has no "
+                             "dimensions")
+        return strides[normalize_dim("stride", int(dim), len(strides))]
+
     def contiguous(self) -> Tensor:
         """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
         return self if self.is_contiguous() else Clone()(self)

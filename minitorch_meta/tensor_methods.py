@@ -224,3 +224,22 @@ class TensorMethods:
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         return tensor(data, **_like(self, dtype, device, requires_grad))
+
+    # reordering, tiling, triangles and diagonals
+    roll, tril, triu, diag, trace = F.roll, F.tril, F.triu, F.diag, F.trace
+    index_select, gather = F.index_select, F.gather
+
+    def flip(self, *dims, **keywords):
+        """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=(0, 1))`` alike."""
+        if keywords.keys() - {"dims"} or (dims and keywords):
+            raise TypeError(f"flip() takes the dims as ints, one tuple or dims=, but got "
+                            f"{len(dims)} positional argument(s) and keyword(s) "
+                            f"{sorted(keywords)}")
+        return F.flip(self, keywords["dims"] if keywords else _shape_args(dims))
+
+    def repeat(self, *repeats):
+        """``x.repeat(2, 3)`` and ``x.repeat((2, 3))`` alike (see ``functions.repeat``)."""
+        if not repeats:
+            raise TypeError("repeat() missing 1 required positional argument: 'repeats' (one "
+                            "int per dimension, e.g. x.repeat(2, 1))")
+        return F.repeat(self, _shape_args(repeats))

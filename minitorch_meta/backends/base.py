@@ -45,6 +45,9 @@ layout and indexing
     is_contiguous(a)            whether ``a``'s memory is C-contiguous in its logical order
                                 (a Python bool; a conv output that is an NCHW view of
                                 channels-last memory is not)
+    strides(a)                  a tuple of ints: the step in elements between neighbours
+                                along each dimension of ``a``'s memory (PyTorch's
+                                ``stride()``; meta: a C-ordered array's)
     getitem(a, index) / setitem(a, index, value)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
@@ -120,6 +123,7 @@ class Backend:
     def astype(self, a, dtype): self._missing("astype")
     def copy(self, a): self._missing("copy")
     def is_contiguous(self, a): self._missing("is_contiguous")
+    def strides(self, a): self._missing("strides")
     def getitem(self, a, index): self._missing("getitem")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")
@@ -138,3 +142,13 @@ class Backend:
     def adaptive_avg_pool2d(self, x, out_hw): self._missing("adaptive_avg_pool2d")
     def adaptive_avg_pool2d_backward(self, gy, saved):
         self._missing("adaptive_avg_pool2d_backward")
+
+
+def contiguous_strides(shape) -> tuple:
+    """The strides, in elements, of a C-ordered array of ``shape``, as PyTorch gives them
+    (a dimension of size 0 steps as if it had size 1: ``(2, 0, 3) -> (3, 3, 1)``)."""
+    strides, step = [], 1
+    for size in reversed(tuple(shape)):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import MetaDataError
-from .base import Backend
+from .base import Backend, contiguous_strides
 
 HOW_TO_GET_DATA = ("a meta tensor has a shape and a dtype but no data; to get real values, "
                    "create it on a real device (device='cpu'), or move a module with "
@@ -116,6 +116,9 @@ class MetaBackend(Backend):
         # No storage, so no layout to be scattered: a meta array counts as the C-ordered
         # array it would become when materialised (docs/differences.md).
         return True
+
+    def strides(self, a):
+        return contiguous_strides(a.shape)  # as is_contiguous: the C-ordered array it stands for
 
     def setitem(self, a, index, value):
         pass  # nothing to write: the shape was checked by the caller

@@ -12,7 +12,7 @@ here.
 
 from __future__ import annotations
 
-from .base import Backend
+from .base import Backend, contiguous_strides
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
 from .xp_pooling import PoolingKernels
@@ -159,6 +159,17 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         # NumPy and CuPy ignore the strides of size-1 dimensions and call empty arrays
         # contiguous, as PyTorch does.
         return bool(a.flags.c_contiguous)
+
+    def strides(self, a):
+        strides = [s // a.itemsize for s in a.strides]
+        if a.size == 0 and not any(strides):  # NumPy 2 makes empty arrays with strides 0
+            return contiguous_strides(a.shape)
+        # A dimension that indexing with None inserts has the stride 0 in NumPy and CuPy;
+        # PyTorch's unsqueeze gives it the span of the dimension after it (1 when last).
+        for d in reversed(range(a.ndim)):
+            if strides[d] == 0 and a.shape[d] == 1:
+                strides[d] = strides[d + 1] * a.shape[d + 1] if d + 1 < a.ndim else 1
+        return tuple(strides)
 
     def getitem(self, a, index):
         return a[index]
