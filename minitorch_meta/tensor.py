@@ -103,6 +103,9 @@ class Tensor(TensorMethods):
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._data.shape)
+        if not self._data.shape:  # normalize_dim lets reductions take dim 0 or -1 of a 0-d
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions: a "
+                             "0-d tensor has no size along any dim (size() gives torch.Size([]))")
         return self._data.shape[normalize_dim("size", dim, self._data.ndim)]
 
     def dim(self) -> int:

@@ -246,6 +246,22 @@ def test_expand_is_a_contiguous_copy(device):
     assert expanded.is_contiguous() and expanded.contiguous() is expanded
 
 
+def test_expand_keeps_signed_zeros_and_every_dtype(device):
+    negative_zero = mt.tensor([-0.0], device=device).expand(2, 1).cpu().numpy()
+    assert np.signbit(negative_zero).all()  # a write, not zeros + x (which gives +0.0)
+    for dtype in (mt.bool, mt.uint8, mt.int64, mt.float64):
+        out = mt.ones(1, 2, dtype=dtype, device=device).expand(3, 2)
+        assert out.dtype is dtype and out.tolist() == [[1, 1]] * 3
+
+
+def test_size_of_a_dim_of_a_0d_tensor_raises_as_in_torch():
+    for dim in (0, -1):
+        with pytest.raises(IndexError, match=f"Dimension specified as {dim} but tensor has no "
+                                             "dimensions"):
+            mt.tensor(1.0).size(dim)
+    assert mt.tensor(1.0).size() == ()
+
+
 def test_contiguous_copies_a_view_with_pytorchs_grad_fn(device):
     x = mt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], device=device, requires_grad=True)
     fresh = x * 1

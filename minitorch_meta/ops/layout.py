@@ -175,8 +175,10 @@ class Expand(View):
         return target, x.dtype
 
     def forward(self, backend, x):
-        zeros = backend.full(self.out_shape, 0, _dtype(x))
-        return backend.binary("add", zeros, x)
+        # A broadcasting write, not ``zeros + x``, which turns -0.0 into 0.0.
+        out = backend.empty(self.out_shape, _dtype(x))
+        backend.setitem(out, Ellipsis, x)
+        return out
 
     def backward(self, backend, gy):
         return (backend.sum_to_shape(gy, tuple(self.input_specs[0][0])),)
