@@ -27,8 +27,10 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
+from .upsampling import Upsample
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
@@ -41,6 +43,7 @@ __all__ = [
     "SmoothL1Loss", "Softmax", "Tanh",
     "UninitializedParameter",
     "functional", "init",
+    "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "Upsample", "ZeroPad2d",
 ]
 
 

@@ -30,6 +30,8 @@ from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
     nll_loss,
     smooth_l1_loss,
 )
+from .resize_functions import interpolate as interpolate  # padding and resizing, own file
+from .resize_functions import pad as pad
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):

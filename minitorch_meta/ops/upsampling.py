@@ -1,0 +1,219 @@
+"""Resizing the last 1 or 2 dims: ``nearest``, ``nearest-exact`` and ``linear``/``bilinear``
+interpolation (``F.interpolate``), with PyTorch's source-index formulas.
+
+For each resized axis the op computes, from sizes alone, which input positions each output
+position reads and with what weights, as small arrays of the output's length, in the
+input's float dtype as PyTorch's CPU kernels compute them. Nearest modes are then one
+gather; linear modes are separable: the width is interpolated first (two weighted taps),
+then the height, in PyTorch's order of operations. Backward adds the weighted gradient back
+through the same indices (``index_add``, a scatter-add: an input position feeds several
+outputs), axis by axis in reverse.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import dtypes
+from .avg_pooling import _require_dtype
+from .function import Function
+
+_AXIS_NAMES = ("H", "W")
+_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear"}
+
+
+def output_sizes(in_sizes, size, scale_factor) -> tuple:
+    """The resized sizes: ``size`` itself, or ``floor(in * scale)`` for each axis (in double
+    precision, as ``F.interpolate`` computes it).
+
+    Raises:
+        RuntimeError for a scale that gives no finite size.
+    """
+    if size is not None:
+        return tuple(size)
+    sizes = []
+    for n, s in zip(in_sizes, scale_factor):
+        product = float(n) * float(s)
+        if not math.isfinite(product):
+            raise RuntimeError(f"value cannot be converted to type int64_t without overflow "
+                               f"(interpolate: scale_factor {s} for an input size of {n})")
+        sizes.append(math.floor(product))
+    return tuple(sizes)
+
+
+class Upsample(Function):
+    """``input`` resized along its last ``k`` dims (1 or 2) to ``size``, or by
+    ``scale_factor``.
+
+    ``mode``: ``nearest`` reads input ``floor(o * scale)``; ``nearest-exact`` reads
+    ``floor((o + 0.5) * scale)``; ``linear`` (``bilinear`` for 2 dims) weighs the two
+    inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around ``o * (in - 1) /
+    (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor`` when a scale
+    factor is given and ``recompute_scale_factor`` is not True, else ``in / out``; an axis
+    whose size does not change is copied by the linear modes, as in PyTorch.
+
+    Shape:
+        ``(N, C, *in_sizes)`` -> ``(N, C, *out_sizes)``; dtype kept (float32, float64, and
+        uint8 for the nearest modes).
+
+    Raises:
+        RuntimeError for a size that is not positive or an empty channel dim;
+        NotImplementedError for other dtypes.
+    """
+
+    op_name = "interpolate"
+    mode, size, scale_factor, align_corners, recompute_scale_factor = (
+        "nearest", None, None, False, None)
+
+    @property
+    def backward_name(self):
+        k = len(self.input_specs[0][0]) - 2  # input_specs outlive backward; self.k does not
+        kind = "Bilinear" if self.mode == "linear" and k == 2 else _NAMES[self.mode]
+        return f"Upsample{kind}{k}DBackward0"
+
+    def infer(self, x):
+        shape, dtype = tuple(x._data.shape), x._dtype
+        k = self.k = len(shape) - 2
+        in_sizes = shape[2:]
+        out_sizes = output_sizes(in_sizes, self.size, self.scale_factor)
+        if min(in_sizes + out_sizes) <= 0:
+            names = _AXIS_NAMES[2 - k:]
+            given = ", ".join(f"{n}: {s}" for n, s in zip(names, in_sizes))
+            got = ", ".join(f"{n}: {s}" for n, s in zip(names, out_sizes))
+            joint = " and output" if k == 1 else " output"
+            raise RuntimeError(f"Input and output sizes should be greater than 0, but got "
+                               f"input ({given}){joint} ({got})")
+        if shape[1] == 0:
+            raise RuntimeError(f"Non-empty {len(shape)}D data tensor expected but got a tensor "
+                               f"with sizes {list(shape)}")
+        kernel = "nearest" if self.mode != "linear" else ("linear" if k == 1 else "bilinear")
+        allowed = (dtypes.float32, dtypes.float64)
+        if kernel == "nearest":
+            allowed += (dtypes.uint8,)
+        _require_dtype(f"upsample_{kernel}{k}d", dtype, allowed)
+        given_scales = self.scale_factor is not None and not self.recompute_scale_factor
+        self.scales = tuple(self.scale_factor) if given_scales else (None,) * k
+        self.out_sizes, self.out_dtype = out_sizes, dtype
+        return shape[:2] + out_sizes, dtype
+
+    # -- forward and backward -------------------------------------------------------
+    def forward(self, backend, x):
+        # The index arithmetic runs in the input's float dtype (PyTorch's opmath type).
+        math_dtype = self.out_dtype if self.out_dtype.is_floating_point else dtypes.float32
+        taps = [self._taps(backend, n_in, n_out, scale, math_dtype)
+                for n_in, n_out, scale in zip(x.shape[2:], self.out_sizes, self.scales)]
+        if self.recording:
+            self.taps = taps
+        if self.mode != "linear":
+            return backend.getitem(x, self._nearest_index(backend, taps))
+        y = x
+        for axis in reversed(range(self.k)):  # width first, as PyTorch's kernel nests them
+            y = _interpolate_axis(backend, y, taps[axis], self.k - axis)
+        return y
+
+    def backward(self, backend, gy):
+        shape, dtype = self.input_specs[0]
+        if self.mode != "linear":
+            index = self._nearest_index(backend, self.taps)
+            return (backend.index_add(tuple(shape), index, gy, dtype),)
+        g = gy
+        for axis in range(self.k):  # the forward's axes in reverse: height, then width
+            behind = self.k - axis
+            target = tuple(g.shape[:g.ndim - behind]) + (shape[2 + axis],) + tuple(
+                g.shape[g.ndim - behind + 1:])
+            g = _spread_axis(backend, g, self.taps[axis], behind, target, dtype)
+        return (g,)
+
+    def _nearest_index(self, backend, taps) -> tuple:
+        """One index array per axis, shaped to broadcast: ``x[index]`` is the output."""
+        index = [Ellipsis]
+        for axis, (positions,) in enumerate(taps):
+            index.append(backend.reshape(positions, (-1,) + (1,) * (self.k - 1 - axis)))
+        return tuple(index)
+
+    # -- the source-index formulas ----------------------------------------------------
+    def _taps(self, backend, n_in: int, n_out: int, scale, math_dtype) -> tuple:
+        """``(positions,)`` for the nearest modes, ``(i0, i1, w0, w1)`` for linear."""
+        if self.mode == "linear":
+            return _linear_taps(backend, n_in, n_out, scale, self.align_corners, math_dtype)
+        if self.mode == "nearest" and self.k == 2 and n_out in (n_in, 2 * n_in):
+            # PyTorch's 2-D nearest kernel copies or halves exactly for these sizes,
+            # whatever the scale factor (1.1 on 4 pixels gives 4, read one to one)
+            if n_out == n_in:
+                return (backend.arange(0, n_out, 1, dtypes.int64),)
+            halves = backend.arange(0, n_in, 0.5, dtypes.float64)  # 0, 0.5, 1, ... exactly
+            return (backend.astype(halves, dtypes.int64),)
+        ratio = _ratio(n_in, n_out, scale, math_dtype)
+        dst = backend.arange(0, n_out, 1, math_dtype)
+        if self.mode == "nearest-exact":
+            # PyTorch: floor(scale * (o + 0.5) - 0.5 + 0.5), in that order of rounding
+            dst = backend.binary("sub", backend.binary("mul", backend.binary("add", dst, 0.5),
+                                                       ratio), 0.5)
+            dst = backend.binary("add", dst, 0.5)
+        else:
+            dst = backend.binary("mul", dst, ratio)
+        return (_floor_index(backend, dst, n_in),)
+
+
+def _ratio(n_in: int, n_out: int, scale, math_dtype):
+    """PyTorch's ``compute_scales_value``: ``1 / scale`` when given, else ``in / out``, as a
+    scalar of the arithmetic's dtype."""
+    real = math_dtype.numpy.type
+    if scale is not None and scale > 0:
+        return real(1.0 / scale)
+    return real(n_in) / real(n_out)
+
+
+def _floor_index(backend, src, n_in: int):
+    """``min(floor(src), n_in - 1)`` as int64, for ``src >= 0`` (truncation is the floor)."""
+    return backend.binary("minimum", backend.astype(src, dtypes.int64), n_in - 1)
+
+
+def _linear_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, math_dtype):
+    """The two input positions around each output's source index and their weights."""
+    if n_in == n_out:  # PyTorch copies such an axis, whatever the scale factor says
+        i0 = backend.arange(0, n_out, 1, dtypes.int64)
+        return (i0, i0, backend.full((n_out,), 1, math_dtype),
+                backend.full((n_out,), 0, math_dtype))
+    real = math_dtype.numpy.type
+    src = backend.arange(0, n_out, 1, math_dtype)
+    if align_corners:
+        ratio = real(n_in - 1) / real(n_out - 1) if n_out > 1 else real(0)
+        src = backend.binary("mul", src, ratio)
+    else:
+        ratio = _ratio(n_in, n_out, scale, math_dtype)
+        src = backend.binary("sub", backend.binary("mul", backend.binary("add", src, real(0.5)),
+                                                   ratio), real(0.5))
+        src = backend.binary("maximum", src, real(0))
+    i0 = _floor_index(backend, src, n_in)
+    w1 = backend.binary("sub", src, backend.astype(i0, math_dtype))
+    w1 = backend.binary("minimum", backend.binary("maximum", w1, real(0)), real(1))
+    w0 = backend.binary("add", backend.unary("neg", w1), real(1))
+    step = backend.astype(backend.binary("lt", i0, n_in - 1), dtypes.int64)
+    return i0, backend.binary("add", i0, step), w0, w1
+
+
+def _interpolate_axis(backend, x, taps, behind: int):
+    """``w0 * x[i0] + w1 * x[i1]`` along the axis ``behind`` places from the end (the
+    weights are in ``x``'s dtype: linear modes take float inputs only)."""
+    i0, i1, w0, w1 = taps
+    tail = (slice(None),) * (behind - 1)
+    shape = (-1,) + (1,) * (behind - 1)
+    first = backend.binary("mul", backend.reshape(w0, shape),
+                           backend.getitem(x, (Ellipsis, i0) + tail))
+    second = backend.binary("mul", backend.reshape(w1, shape),
+                            backend.getitem(x, (Ellipsis, i1) + tail))
+    return backend.binary("add", first, second)
+
+
+def _spread_axis(backend, g, taps, behind: int, target: tuple, dtype):
+    """The transpose of ``_interpolate_axis``: each tap's weighted gradient added back into
+    the input positions it read (a scatter-add)."""
+    i0, i1, w0, w1 = taps
+    tail = (slice(None),) * (behind - 1)
+    shape = (-1,) + (1,) * (behind - 1)
+    out = backend.index_add(target, (Ellipsis, i0) + tail,
+                            backend.binary("mul", g, backend.reshape(w0, shape)), dtype)
+    return backend.binary("add", out, backend.index_add(
+        target, (Ellipsis, i1) + tail, backend.binary("mul", g, backend.reshape(w1, shape)),
+        dtype))
