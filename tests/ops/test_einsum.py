@@ -96,6 +96,8 @@ INTEGER_CASES = [
     ("ij,jk,kl", [(2, 3), (3, 4), (4, 5)]), ("ij,ij->ij", [(2, 1), (2, 3)]),
     ("ij,ij->i", [(2, 1), (2, 3)]), ("ij->i", [(2, 1)]), ("i->", [(1,)]),
     ("i,i->", [(1,), (1,)]), ("ij,jk", [(2, 0), (0, 4)]), ("ij->", [(0, 3)]),
+    # a size-1 subscript of several operands is squeezed, not summed: no widening
+    ("ij,i->i", [(2, 1), (2,)]), ("ij,k->i", [(2, 3), (1,)]), ("ij,ik->i", [(2, 1), (2, 1)]),
 ]
 
 
@@ -137,6 +139,7 @@ inf = float("inf")
 x = mt.tensor([[inf, 0.0, -inf], [0.0, 0.0, 2.0]], requires_grad=True)
 (x.prod() + x.prod(1).sum() + x.cumsum(1).sum() + x.logsumexp(1).sum()
  + mt.einsum("ij,ij->", x, x) + mt.einsum("ij->", x)).backward()
+assert str(mt.einsum("i,i", mt.tensor([inf, 1.0]), mt.tensor([0.0, 1.0])).item()) == "nan"
 """
     done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", script],
                           capture_output=True, text=True)
