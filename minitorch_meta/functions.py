@@ -508,3 +508,58 @@ def _index_tensor(op: str, index):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}; "
                         "make one with torch.tensor(..., dtype=torch.long)")
     return index
+def cumsum(input, dim: int, *, dtype=None):
+    """The running sum of ``input`` along ``dim``; integer and bool inputs sum in int64
+    unless ``dtype`` (converted to first) says otherwise."""
+    from .ops.cumulative import Cumsum
+
+    return Cumsum(dim=splitting.as_int("cumsum", "dim", dim), dtype=dtype)(input)
+
+
+def prod(input, dim: int | None = None, keepdim: bool = False, *, dtype=None):
+    """The product of all elements of ``input`` (``dim=None``) or along ``dim``; integer and
+    bool inputs multiply in int64 unless ``dtype`` says otherwise. The gradient is right at
+    zeros too (the product of the other elements)."""
+    from .ops.prod import Prod
+
+    if dim is not None:
+        dim = splitting.as_int("prod", "dim", dim)
+    return Prod(dim=dim, keepdim=keepdim, dtype=dtype)(input)
+
+
+def logsumexp(input, dim, keepdim: bool = False):
+    """``log(sum(exp(input)))`` over ``dim`` (an int or a tuple of ints), computed without
+    overflow; integer inputs give float32."""
+    from .ops.logsumexp import Logsumexp
+
+    if dim is None:  # PyTorch requires the dims: None is no tuple of ints
+        raise TypeError("logsumexp(): argument 'dim' (position 2) must be tuple of ints, not "
+                        "NoneType")
+    return Logsumexp(dim=dim, keepdim=keepdim)(input)
+
+
+def einsum(*args):
+    """Einstein summation: ``einsum("ij,jk->ik", a, b)``, ``einsum("ij,jk", [a, b])`` or the
+    sublist form ``einsum(a, [0, 1], b, [1, 2])``, with PyTorch's equations (``...``
+    broadcasting, implicit output without ``->``, repeated subscripts for diagonals)."""
+    from .ops import einsum_equation
+    from .ops.einsum import Einsum
+
+    tensor = _tensor_type or _find_tensor_type()
+    if args and isinstance(args[0], tensor):
+        equation, operands = einsum_equation.from_sublists(args)
+    else:
+        equation, operands = (args[0], list(args[1:])) if args else (None, [])
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = list(operands[0])
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one "
+                         "operand, or at least one operand and its subscripts list")
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not "
+                        f"{type(equation).__name__}")
+    for k, operand in enumerate(operands):
+        if not isinstance(operand, tensor):
+            raise TypeError(f"einsum(): expected Tensor as element {k} in argument 1 (the "
+                            f"operands), but got {type(operand).__name__}")
+    return Einsum(equation=equation)(*operands)

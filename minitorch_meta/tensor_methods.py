@@ -132,6 +132,7 @@ class TensorMethods:
     max, argmax, min, argmin = F.max, F.argmax, F.min, F.argmin
     all, any = F.all, F.any
     amax, amin, norm = F.amax, F.amin, F.norm
+    cumsum, prod, logsumexp = F.cumsum, F.prod, F.logsumexp
 
     # products
     mm, mv, matmul, addmm = F.mm, F.mv, F.matmul, F.addmm

@@ -71,6 +71,15 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     adaptive_avg_pool2d(x, out_hw) -> (y, saved)
                                 (PyTorch's windows ``[floor(i*H/OH), ceil((i+1)*H/OH))``)
     adaptive_avg_pool2d_backward(gy, saved) -> gx
+running reductions and contractions
+    prod(a, axis, keepdims)     product in ``a``'s dtype (``axis``: None or an int)
+    cumsum(a, axis) / cumprod(a, axis)   running sum / product along ``axis`` (an int), in
+                                ``a``'s dtype (``a`` has at least one dimension)
+    einsum(equation, *operands) a new array (never a view of an operand; 0-d for a full
+                                contraction): ``equation`` is explicit (``"ij,jk->ik"``),
+                                letters only; a letter has one size in every operand (no
+                                broadcasting), and one repeated in an operand takes its
+                                diagonal
 """
 
 from __future__ import annotations
@@ -142,6 +151,10 @@ class Backend:
     def adaptive_avg_pool2d(self, x, out_hw): self._missing("adaptive_avg_pool2d")
     def adaptive_avg_pool2d_backward(self, gy, saved):
         self._missing("adaptive_avg_pool2d_backward")
+    def prod(self, a, axis, keepdims): self._missing("prod")
+    def cumsum(self, a, axis): self._missing("cumsum")
+    def cumprod(self, a, axis): self._missing("cumprod")
+    def einsum(self, equation, *operands): self._missing("einsum")
 
 
 def contiguous_strides(shape) -> tuple:

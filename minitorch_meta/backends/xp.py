@@ -185,6 +185,32 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
             self.scatter_add(out, index, values)
         return out
 
+    # -- running reductions and contractions --------------------------------------------
+    # The ufuncs' own methods rather than ``a.prod``/``xp.cumsum``: those are Python code of
+    # NumPy's, so its floating-point warnings (inf * 0) would come from NumPy's module and
+    # escape the NumPy backend's filter on ours. ``dtype``: NumPy and CuPy would widen
+    # small integers to the platform's int.
+    def prod(self, a, axis, keepdims):
+        return self.xp.multiply.reduce(a, axis=axis, dtype=a.dtype, keepdims=keepdims)
+
+    def cumsum(self, a, axis):
+        return self.xp.add.accumulate(a, axis=axis, dtype=a.dtype)
+
+    def cumprod(self, a, axis):
+        return self.xp.multiply.accumulate(a, axis=axis, dtype=a.dtype)
+
+    def einsum(self, equation, *operands):
+        xp = self.xp
+        # With several operands, ``optimize`` contracts them pairwise through BLAS GEMMs
+        # (and picks the order) instead of one loop over every index combination.
+        out = xp.asarray(xp.einsum(equation, *operands, optimize=len(operands) > 1))
+        # A transpose or a diagonal comes back as a view of the operand: copy it, so that
+        # writing into the result never writes into the input.
+        if any(xp.may_share_memory(out, a) for a in operands):
+            out = out.copy()
+        return out
+
+
 def _is_basic_index(index) -> bool:
     """True when ``index`` uses only ints, slices, None and Ellipsis (no repeated picks)."""
     items = index if isinstance(index, tuple) else (index,)
