@@ -61,6 +61,7 @@ from .functions import (
     div,
     eq,
     equal,
+    erf,
     exp,
     flatten,
     ge,
@@ -161,4 +162,5 @@ __all__ = [
     "t", "tanh", "tensor", "topk", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros",
     "zeros_like",
+    "erf",
 ]

@@ -10,8 +10,8 @@ import builtins
 import math
 from numbers import Number
 
+from .ops import activations, layout, linalg, masked, norms, reduction, sorting
 from .ops import elementwise as ew
-from .ops import layout, linalg, masked, norms, reduction, sorting
 from .ops import split as splitting
 from .ops.function import common_backend
 from .ops.shapes import fmt
@@ -431,3 +431,9 @@ def log_softmax(input, dim: int):
     from .ops.loss import LogSoftmax
 
     return LogSoftmax(dim=dim)(input)
+
+
+def erf(input):
+    """The error function ``2/sqrt(pi) * integral_0^x exp(-t²) dt``, elementwise (integer
+    inputs give float32)."""
+    return activations.Erf()(input)

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 
 from ..device import CPU
+from . import numpy_erf
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
 from .xp import XpBackend
@@ -41,3 +42,6 @@ class NumpyBackend(XpBackend):
 
     def scatter_add(self, target, index, values):
         np.add.at(target, index, values)
+
+    def erf(self, a):
+        return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)
