@@ -296,7 +296,7 @@ def _int_tuple(op: str, name: str, position: int, value) -> tuple:
     return tuple(item.__index__() for item in value)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     """``input * Phi(input)`` (``Phi`` the standard normal distribution function) elementwise,
     or with ``approximate='tanh'`` its tanh approximation.
 

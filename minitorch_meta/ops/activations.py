@@ -104,17 +104,21 @@ class Gelu(_FloatingActivation):
         cdf = backend.binary("mul", backend.binary("add", gate, scalar(1)), scalar(0.5))
         if self.recording:
             self.x, self.cdf = x, cdf
-            if self.approximate == "tanh":
-                self.gate = gate  # the tanh's derivative is 1 - gate²
         return backend.binary("mul", x, cdf)
 
     def backward(self, backend, gy):
         x, cdf = self.x, self.cdf
         scalar = x.dtype.type
         if self.approximate == "tanh":
-            # d/dx of 0.5 x (1 + tanh(u)) = cdf + 0.5 x (1 - tanh²(u)) du/dx, where
-            # u = sqrt(2/pi) (x + 0.044715 x³), so du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x²)
-            sech2 = backend.binary("sub", scalar(1), backend.binary("mul", self.gate, self.gate))
+            # d/dx of 0.5 x (1 + tanh(u)) = cdf + 0.5 x sech²(u) du/dx, where
+            # u = sqrt(2/pi) (x + 0.044715 x³), so du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x²).
+            # sech²(u) = 4 e / (1 + e)² with e = exp(-2|u|): 1 - tanh²(u) would cancel to
+            # rounding noise as the tanh saturates (NumPy's float32 tanh is 1 ulp off there)
+            u = backend.binary("mul", x, _tanh_slope(backend, x, _TANH_CUBIC))
+            e = backend.unary("exp", backend.binary("mul", backend.unary("abs", u), scalar(-2)))
+            one_plus_e = backend.binary("add", e, scalar(1))
+            sech2 = backend.binary("div", backend.binary("mul", e, scalar(4)),
+                                   backend.binary("mul", one_plus_e, one_plus_e))
             slope = backend.binary("mul", backend.binary("mul", backend.binary(
                 "mul", x, sech2), _tanh_slope(backend, x, 3 * _TANH_CUBIC)), scalar(0.5))
         else:
