@@ -64,6 +64,7 @@ from .functions import (
     einsum,
     eq,
     equal,
+    erf,
     exp,
     flatten,
     flip,
@@ -175,4 +176,5 @@ __all__ = [
     "zeros_like",
     "flip", "roll", "tril", "triu", "diag", "trace", "index_select", "gather",
     "cumsum", "prod", "logsumexp", "einsum",
+    "erf",
 ]

@@ -10,10 +10,10 @@ import builtins
 import math
 from numbers import Number
 
+from .ops import activations, layout, linalg, masked, norms, reduction, reorder, sorting, triangular
 from .ops import diagonal as diagonal_ops
 from .ops import elementwise as ew
 from .ops import gather as gathering
-from .ops import layout, linalg, masked, norms, reduction, reorder, sorting, triangular
 from .ops import split as splitting
 from .ops.function import common_backend
 from .ops.shapes import fmt
@@ -563,3 +563,7 @@ def einsum(*args):
             raise TypeError(f"einsum(): expected Tensor as element {k} in argument 1 (the "
                             f"operands), but got {type(operand).__name__}")
     return Einsum(equation=equation)(*operands)
+def erf(input):
+    """The error function ``2/sqrt(pi) * integral_0^x exp(-t²) dt``, elementwise (integer
+    inputs give float32)."""
+    return activations.Erf()(input)

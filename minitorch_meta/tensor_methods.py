@@ -72,6 +72,7 @@ class TensorMethods:
     equal = F.equal
     neg, abs, exp, log, sqrt, relu = F.neg, F.abs, F.exp, F.log, F.sqrt, F.relu
     tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
+    erf = F.erf
     maximum, minimum = F.maximum, F.minimum
     clamp, clip, clamp_min, clamp_max = F.clamp, F.clip, F.clamp_min, F.clamp_max
 

@@ -28,7 +28,7 @@ creation and transfer
     new_generator(seed)         a random generator for this device
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
-    unary(name, a)              name in UNARY
+    unary(name, a)              name in UNARY (``erf``: float32/float64 arrays only)
     binary(name, a, b)          name in BINARY; b may be a Python scalar
     where(condition, a, b)
 reductions
@@ -84,7 +84,7 @@ running reductions and contractions
 
 from __future__ import annotations
 
-UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh")
+UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge")
 

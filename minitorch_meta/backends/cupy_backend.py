@@ -6,7 +6,8 @@ minitorch_meta never imports CuPy. Every reason CUDA cannot work becomes one
 message says what to do (see ``diagnose``).
 
 The CuPy-only pieces are: device selection (every kernel runs with this backend's GPU
-current, so ``cuda:1`` allocates on GPU 1), synchronisation, and ``cupyx.scatter_add``.
+current, so ``cuda:1`` allocates on GPU 1), synchronisation, ``cupyx.scatter_add`` and
+``cupyx.scipy.special.erf``.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ class CupyBackend(XpBackend):
         if error is not None:
             raise error
         import cupyx
+        import cupyx.scipy.special  # erf; a submodule that ``import cupyx`` does not load
 
         if index is None:
             index = cupy.cuda.runtime.getDevice()
@@ -176,6 +178,9 @@ class CupyBackend(XpBackend):
 
     def scatter_add(self, target, index, values):
         self._cupyx.scatter_add(target, index, values)
+
+    def erf(self, a):
+        return self._cupyx.scipy.special.erf(a)
 
 
 for _name in _kernel_names():

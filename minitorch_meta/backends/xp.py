@@ -1,6 +1,6 @@
 """Kernels written once over an array module ``xp`` (NumPy on the CPU, CuPy on CUDA).
 
-Everything device-specific (which module, scatter-add, synchronisation, device selection)
+Everything device-specific (which module, scatter-add, erf, synchronisation, device selection)
 comes from the subclass; nothing here may name ``numpy`` directly (a test enforces it),
 so that the CUDA path runs exactly this code.
 
@@ -33,7 +33,8 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         self._as_strided = as_strided
         self._unary = {"neg": xp.negative, "abs": xp.abs, "exp": xp.exp, "log": xp.log,
                        "log1p": xp.log1p,
-                       "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh}
+                       "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh,
+                       "erf": self.erf}
         self._binary = {"add": xp.add, "sub": xp.subtract, "mul": xp.multiply,
                         "div": xp.true_divide, "pow": xp.power, "maximum": xp.maximum,
                         "minimum": xp.minimum, "eq": xp.equal, "ne": xp.not_equal,
@@ -46,6 +47,10 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     # -- device-specific pieces a subclass provides -----------------------------------
     def scatter_add(self, target, index, values):
         """``target[index] += values`` with repeated indices accumulated (unbuffered)."""
+        raise NotImplementedError
+
+    def erf(self, a):
+        """The error function, elementwise, in ``a``'s (floating-point) dtype."""
         raise NotImplementedError
 
     # -- creation and transfer --------------------------------------------------------

@@ -6,12 +6,13 @@
 
 from ..hooks import RemovableHandle
 from . import functional, init
-from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
-from .container import ModuleDict, ModuleList, Sequential
+from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
+from .embedding import Embedding
 from .flatten import Flatten
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
@@ -27,6 +28,7 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .normalization import LayerNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
@@ -44,6 +46,7 @@ __all__ = [
     "UninitializedParameter",
     "functional", "init",
     "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "Upsample", "ZeroPad2d",
+    "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",
 ]
 
 

@@ -1,5 +1,5 @@
-"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Tanh``, ``Sigmoid``, ``Softmax`` and
-``LogSoftmax``."""
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
+``LogSoftmax``, ``GELU`` and ``SiLU``."""
 
 from __future__ import annotations
 
@@ -102,3 +102,43 @@ class LogSoftmax(_SoftmaxBase):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.log_softmax(input, self.dim)
+
+
+class GELU(Module):
+    """``x * Phi(x)`` elementwise, ``Phi`` the standard normal distribution function; with
+    ``approximate='tanh'``, ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x³)))``.
+
+    ``approximate`` is checked when the layer is called, as in PyTorch.
+
+    Shape:
+        unchanged.
+    """
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class SiLU(Module):
+    """``x * sigmoid(x)`` elementwise (swish). ``inplace`` is accepted for compatibility; as
+    with ``ReLU``, the result is always a new tensor.
+
+    Shape:
+        unchanged.
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""

@@ -1,5 +1,6 @@
 """Containers that register the modules they hold: ``Sequential``, ``ModuleList``,
-``ModuleDict``. Use them instead of plain lists and dicts, which ``Module`` cannot see."""
+``ModuleDict``, and the parameters it holds: ``ParameterList``. Use them instead of plain
+lists and dicts, which ``Module`` cannot see."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 
+from ..tensor import Tensor
 from .module import Module, _addindent
+from .parameter import Parameter
 
 
 def _absolute_index(index, length: int) -> int:
@@ -244,3 +247,75 @@ class ModuleDict(Module):
                 raise ValueError(f"ModuleDict update sequence element #{j} has length "
                                  f"{len(pair)}; 2 is required")
             self[pair[0]] = pair[1]
+
+
+class ParameterList(Module):
+    """A list of parameters that are registered (named ``'0'``, ``'1'``, ...), so that
+    ``parameters()``, ``state_dict()``, ``to()`` and optimizers see them; it has no forward.
+
+    A tensor that is not a ``Parameter`` is made one as it is stored (sharing its storage,
+    requiring grad); other objects are stored as they are, as in PyTorch.
+    """
+
+    def __init__(self, values: Iterable | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    def _key(self, index) -> str:
+        return str(_absolute_index(index, len(self)))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)(list(self)[index])
+        return getattr(self, self._key(index))
+
+    def __setitem__(self, index: int, value) -> None:
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, self._key(index), value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator:
+        return (self[i] for i in range(len(self)))
+
+    def __iadd__(self, values: Iterable) -> ParameterList:
+        return self.extend(values)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+    def append(self, value) -> ParameterList:
+        """Add ``value`` at the end (a tensor becomes a ``Parameter``)."""
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable) -> ParameterList:
+        """Append each of ``values`` (an iterable, not a tensor)."""
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_describe(value)}" for k, value in enumerate(self))
+
+
+def _describe(value) -> str:
+    """One entry of ``ParameterList``'s repr, PyTorch's: the dtype and size, not the values
+    (and the device when it is a GPU)."""
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    size = "x".join(str(n) for n in value.shape)
+    device = f" ({value.device})" if value.device.type == "cuda" else ""
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"{kind} containing: [{value.dtype} of size {size}{device}]"

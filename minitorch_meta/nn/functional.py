@@ -1,5 +1,5 @@
 """``nn.functional``: the layer math as functions — conv2d, max_pool2d, linear, relu,
-leaky_relu, losses.
+leaky_relu, losses, layer_norm, gelu, silu, embedding.
 
 Each function is a thin wrapper over one op (``ops/``): it normalises arguments and
 handles PyTorch's conveniences (unbatched inputs, ``return_indices``), nothing more. The
@@ -13,8 +13,10 @@ import warnings
 from .. import functions
 from ..errors import MetaDataError
 from ..factories import rand
-from ..ops import avg_pooling, elementwise, layout, linalg, pooling
+from ..ops import activations, avg_pooling, elementwise, layout, linalg, pooling
 from ..ops import conv as conv_ops
+from ..ops import embedding as embedding_ops
+from ..ops import layer_norm as layer_norm_ops
 from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
@@ -264,3 +266,91 @@ def _largest_class(tensor: Tensor) -> int:
             "one_hot: num_classes=-1 means 'the largest value + 1', but a meta tensor has no "
             f"values; pass num_classes, e.g. one_hot(labels, num_classes=10) (input shape "
             f"{fmt(tensor.shape)})") from None
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dimensions (mean 0, biased variance
+    1, ``eps`` added to the variance), then scale by ``weight`` and shift by ``bias``.
+
+    Shape:
+        input ``(*, *normalized_shape)``; weight and bias ``normalized_shape``; output: the
+        input's shape.
+
+    Raises:
+        TypeError: ``normalized_shape`` is not a tuple, list or Size of ints.
+        ShapeError: the shapes do not fit (see ``ops.layer_norm.LayerNorm``).
+    """
+    normalized_shape = _int_tuple("layer_norm", "normalized_shape", 2, normalized_shape)
+    return layer_norm_ops.LayerNorm(normalized_shape=normalized_shape, eps=eps)(
+        input, weight, bias)
+
+
+def _int_tuple(op: str, name: str, position: int, value) -> tuple:
+    """``value`` (a tuple, list or Size of ints) as a tuple, with PyTorch's TypeError."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
+                        f"ints, not {type(value).__name__}")
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not hasattr(item, "__index__"):
+            raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
+                            f"ints, but found element of type {type(item).__name__} at pos {i}")
+    return tuple(item.__index__() for item in value)
+
+
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
+    """``input * Phi(input)`` (``Phi`` the standard normal distribution function) elementwise,
+    or with ``approximate='tanh'`` its tanh approximation.
+
+    Shape:
+        unchanged.
+
+    Raises:
+        TypeError: ``approximate`` is not a string. RuntimeError: it is neither ``'none'``
+            nor ``'tanh'``. NotImplementedError: the input is not floating-point.
+    """
+    return activations.Gelu(approximate=approximate)(input)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * sigmoid(input)`` elementwise. ``inplace`` is accepted and returns a new
+    tensor, as ``relu`` does.
+
+    Shape:
+        unchanged.
+
+    Raises:
+        NotImplementedError: the input is not floating-point.
+    """
+    return activations.Silu()(input)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` at the indices ``input``: ``weight[input]``.
+
+    ``padding_idx`` (negative counts from the end) names a row whose gradient stays zero;
+    ``scale_grad_by_freq`` divides each row's gradient by how often its index occurs in
+    ``input``. ``max_norm`` and ``sparse=True`` are not supported.
+
+    Shape:
+        input ``(*)`` int64 or int32, weight ``(num_embeddings, embedding_dim)`` ->
+        ``(*, embedding_dim)``.
+
+    Raises:
+        AssertionError: ``padding_idx`` outside ``[-num_embeddings, num_embeddings)``
+            (PyTorch's type). RuntimeError: indices that are not int64 or int32.
+        IndexError: an index outside ``[0, num_embeddings)`` (not checked on meta).
+        NotImplementedError: ``max_norm`` or ``sparse=True``.
+    """
+    embedding_ops.check_supported(max_norm, sparse)
+    padding_idx = embedding_ops.padding_row(padding_idx, _embedding_rows(weight))
+    return embedding_ops.Embedding(padding_idx=padding_idx,
+                                   scale_grad_by_freq=scale_grad_by_freq)(weight, input)
+
+
+def _embedding_rows(weight: Tensor) -> int:
+    """The weight's number of rows (its shape is checked by the op; 0 if it has none)."""
+    shape = weight.shape
+    return shape[0] if shape else 0

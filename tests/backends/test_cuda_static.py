@@ -132,6 +132,9 @@ def test_the_cupy_only_pieces_exist_in_cupy():
                    "cuda.runtime.driverGetVersion", "cuda.runtime.runtimeGetVersion"):
         assert _resolve(cupy, dotted), dotted
     assert hasattr(cupyx, "scatter_add")
+    import cupyx.scipy.special
+
+    assert hasattr(cupyx.scipy.special, "erf")
     assert hasattr(cupy.cuda.Device, "synchronize")
 
 
@@ -141,6 +144,7 @@ def test_the_cupy_only_pieces_exist_in_cupy():
 NUMPY_ALLOWED = {
     "backends/numpy_backend.py": "it is the NumPy backend",
     "backends/numpy_minmax.py": "a kernel of the NumPy backend's alone (CuPy needs no such help)",
+    "backends/numpy_erf.py": "the NumPy backend's erf (CuPy has cupyx.scipy.special.erf)",
     "backends/meta.py": "NumPy dtypes and broadcast_shapes describe shapes, no data",
     "dtypes.py": "our dtypes wrap NumPy dtype objects",
     "ops/shapes.py": "shape rules use NumPy only on shapes and zero-size stand-ins",

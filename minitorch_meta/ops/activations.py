@@ -1,0 +1,168 @@
+"""``erf`` and the smooth activations of transformers: ``gelu`` (exact, on erf, or its tanh
+approximation) and ``silu`` (``x * sigmoid(x)``).
+
+Each is one op with its own backward, so a layer is one graph node (PyTorch's
+``GeluBackward0``, ``SiluBackward0``) and the gradient is the closed form, not the chain
+through the pieces.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import dtypes
+from .function import Function
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_SQRT_HALF = math.sqrt(0.5)
+_ONE_OVER_SQRT_TWO_PI = 1.0 / math.sqrt(2.0 * math.pi)
+_SQRT_TWO_OVER_PI = math.sqrt(2.0 / math.pi)
+_TANH_CUBIC = 0.044715  # the cubic term of gelu's tanh approximation (Hendrycks & Gimpel)
+
+
+class Erf(Function):
+    """The error function ``2/sqrt(pi) * integral_0^x exp(-t²) dt``, elementwise.
+
+    Integer and bool inputs give float32 (PyTorch's rule for ``erf``).
+
+    Shape:
+        the output has the input's shape.
+    """
+
+    op_name, backward_name = "erf", "ErfBackward0"
+    saved_for_backward = (0,)
+
+    def infer(self, x):
+        dtype = x._dtype if x._dtype.is_floating_point else dtypes.DEFAULT_FLOAT
+        self.out_dtype = dtype
+        return x._data.shape, dtype
+
+    def forward(self, backend, x):
+        if x.dtype != self.out_dtype.numpy:
+            x = backend.astype(x, self.out_dtype)
+        if self.recording:
+            self.x = x
+        return backend.unary("erf", x)
+
+    def backward(self, backend, gy):  # 2/sqrt(pi) * exp(-x²)
+        x = self.x
+        density = backend.unary("exp", backend.unary("neg", backend.binary("mul", x, x)))
+        return (backend.binary("mul", gy, backend.binary(
+            "mul", density, x.dtype.type(_TWO_OVER_SQRT_PI))),)
+
+
+class _FloatingActivation(Function):
+    """An activation defined for float32 and float64 only (PyTorch has no integer kernel).
+
+    Shape:
+        the output has the input's shape and dtype.
+    """
+
+    #: PyTorch's name of its CPU kernel, quoted in the error for other dtypes
+    kernel_name = ""
+    saved_for_backward = (0,)
+
+    def infer(self, x):
+        if not x._dtype.is_floating_point:
+            raise NotImplementedError(
+                f"\"{self.kernel_name}\" not implemented for '{x._dtype}': {self.op_name} takes "
+                "float32 or float64 tensors; convert the input first, e.g. with .float()")
+        return x._data.shape, x._dtype
+
+
+class Gelu(_FloatingActivation):
+    """``x * Phi(x)``, ``Phi`` the standard normal distribution function, elementwise; with
+    ``approximate='tanh'``, ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x³)))``.
+
+    Shape:
+        the output has the input's shape and dtype.
+
+    Raises:
+        TypeError: ``approximate`` is not a string. RuntimeError: it is neither ``'none'``
+            nor ``'tanh'``. NotImplementedError: the input is not floating-point.
+    """
+
+    op_name, backward_name, kernel_name = "gelu", "GeluBackward0", "GeluKernelImpl"
+
+    def __init__(self, approximate: str = "none"):
+        if not isinstance(approximate, str):
+            raise TypeError(f"gelu(): argument 'approximate' must be str, not "
+                            f"{type(approximate).__name__}")
+        if approximate not in ("none", "tanh"):
+            raise RuntimeError(f"approximate argument must be either none or tanh. (got "
+                               f"approximate={approximate!r})")
+        super().__init__(approximate=approximate)
+
+    def forward(self, backend, x):
+        scalar = x.dtype.type
+        # Both forms are 0.5 x (1 + gate): gate = erf(x / sqrt 2), or the tanh
+        if self.approximate == "tanh":
+            gate = backend.unary("tanh", backend.binary("mul", x, _tanh_slope(
+                backend, x, _TANH_CUBIC)))
+        else:
+            gate = backend.unary("erf", backend.binary("mul", x, scalar(_SQRT_HALF)))
+        cdf = backend.binary("mul", backend.binary("add", gate, scalar(1)), scalar(0.5))
+        if self.recording:
+            self.x, self.cdf = x, cdf
+        return backend.binary("mul", x, cdf)
+
+    def backward(self, backend, gy):
+        x, cdf = self.x, self.cdf
+        scalar = x.dtype.type
+        if self.approximate == "tanh":
+            # d/dx of 0.5 x (1 + tanh(u)) = cdf + 0.5 x sech²(u) du/dx, where
+            # u = sqrt(2/pi) (x + 0.044715 x³), so du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x²).
+            # sech²(u) = 4 e / (1 + e)² with e = exp(-2|u|): 1 - tanh²(u) would cancel to
+            # rounding noise as the tanh saturates (NumPy's float32 tanh is 1 ulp off there)
+            u = backend.binary("mul", x, _tanh_slope(backend, x, _TANH_CUBIC))
+            e = backend.unary("exp", backend.binary("mul", backend.unary("abs", u), scalar(-2)))
+            one_plus_e = backend.binary("add", e, scalar(1))
+            sech2 = backend.binary("div", backend.binary("mul", e, scalar(4)),
+                                   backend.binary("mul", one_plus_e, one_plus_e))
+            slope = backend.binary("mul", backend.binary("mul", backend.binary(
+                "mul", x, sech2), _tanh_slope(backend, x, 3 * _TANH_CUBIC)), scalar(0.5))
+        else:
+            # d/dx of x Phi(x) = Phi(x) + x phi(x), phi the standard normal density
+            density = backend.binary("mul", backend.unary("exp", backend.binary(
+                "mul", backend.binary("mul", x, x), scalar(-0.5))),
+                scalar(_ONE_OVER_SQRT_TWO_PI))
+            slope = backend.binary("mul", x, density)
+        return (backend.binary("mul", gy, backend.binary("add", cdf, slope)),)
+
+
+def _tanh_slope(backend, x, cubic: float):
+    """``sqrt(2/pi) (1 + cubic x²)``: with ``cubic = 0.044715``, times ``x``, the argument of
+    gelu's tanh; with three times that, the argument's derivative."""
+    scalar = x.dtype.type
+    return backend.binary("mul", backend.binary("add", backend.binary(
+        "mul", backend.binary("mul", x, x), scalar(cubic)), scalar(1)),
+        scalar(_SQRT_TWO_OVER_PI))
+
+
+class Silu(_FloatingActivation):
+    """``x * sigmoid(x)`` elementwise (also called swish).
+
+    Shape:
+        the output has the input's shape and dtype.
+
+    Raises:
+        NotImplementedError: the input is not floating-point.
+    """
+
+    op_name, backward_name, kernel_name = "silu", "SiluBackward0", "silu_cpu"
+
+    def forward(self, backend, x):
+        one = x.dtype.type(1)
+        # exp(-x) overflows to inf for very negative x, and 1 / inf is the right 0
+        sigmoid = backend.binary("div", one, backend.binary(
+            "add", one, backend.unary("exp", backend.unary("neg", x))))
+        if self.recording:
+            self.x, self.sigmoid = x, sigmoid
+        return backend.binary("mul", x, sigmoid)
+
+    def backward(self, backend, gy):  # sigmoid (1 + x (1 - sigmoid))
+        x, sigmoid = self.x, self.sigmoid
+        one = x.dtype.type(1)
+        slope = backend.binary("mul", sigmoid, backend.binary("add", one, backend.binary(
+            "mul", x, backend.binary("sub", one, sigmoid))))
+        return (backend.binary("mul", gy, slope),)
