@@ -40,6 +40,18 @@ class NumpyBackend(XpBackend):
     def synchronize(self):
         pass  # NumPy calls return when their work is done
 
+    # ``a.sum()``, ``a.max()`` and ``a.min()`` run through NumPy's Python wrappers, so their
+    # floating-point warnings (inf + -inf) come from NumPy's module, which the filter above
+    # leaves alone; the ufuncs' own reductions are the same loops, called from here.
+    def sum(self, a, axis, keepdims):
+        return np.add.reduce(a, axis=axis, keepdims=keepdims)
+
+    def max(self, a, axis, keepdims):
+        return np.maximum.reduce(a, axis=axis, keepdims=keepdims)
+
+    def min(self, a, axis, keepdims):
+        return np.minimum.reduce(a, axis=axis, keepdims=keepdims)
+
     def scatter_add(self, target, index, values):
         np.add.at(target, index, values)
 

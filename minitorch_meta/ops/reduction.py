@@ -55,8 +55,10 @@ class Sum(Function):
 
     def forward(self, backend, x):
         out = backend.sum(x, self.axes, self.keepdim)
-        if out.dtype != x.dtype and x.dtype.kind == "f":
-            out = backend.astype(out, _dtype_of(x))
+        # Integers and bools sum to int64, as in PyTorch (NumPy: uint8 sums to uint64).
+        wanted = _dtype_of(x) if x.dtype.kind == "f" else dtypes.int64
+        if out.dtype != wanted.numpy:
+            out = backend.astype(out, wanted)
         return backend.asarray(out, None) if out.ndim == 0 else out
 
     def backward(self, backend, gy):

@@ -80,6 +80,10 @@ def test_sum_of_integers_is_int64_and_of_bools_counts():
     assert mt.tensor([1, 2, 3], dtype=mt.int32).sum().dtype is mt.int64
     t = mt.tensor([True, False, True]).sum()
     assert t.dtype is mt.int64 and t.item() == 2
+    # uint8 too (NumPy would give uint64), past 255, over all dims or one
+    pixels = mt.full((2, 200), 255, dtype=mt.uint8)
+    for total, expected in ((pixels.sum(), 102000), (pixels.sum(1), [51000, 51000])):
+        assert total.dtype is mt.int64 and total.tolist() == expected
 
 
 def test_float32_reductions_stay_float32():
