@@ -254,6 +254,13 @@ def test_expand_keeps_signed_zeros_and_every_dtype(device):
         assert out.dtype is dtype and out.tolist() == [[1, 1]] * 3
 
 
+def test_a_cast_to_an_integer_dtype_leaves_the_graph_as_in_torch():
+    x = mt.ones(2, requires_grad=True)
+    for cast in (x.long(), x.int(), x.bool(), x.to(mt.uint8), x.to("meta", mt.int64)):
+        assert not cast.requires_grad and cast.grad_fn is None
+    assert x.double().grad_fn.name() == "ToCopyBackward0" and x.double().requires_grad
+
+
 def test_size_of_a_dim_of_a_0d_tensor_raises_as_in_torch():
     for dim in (0, -1):
         with pytest.raises(IndexError, match=f"Dimension specified as {dim} but tensor has no "

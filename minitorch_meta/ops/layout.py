@@ -280,7 +280,8 @@ class ToCopy(Function):
                 raise MetaDataError(f"cannot copy a meta tensor to '{target.device}': "
                                     f"{HOW_TO_GET_DATA}")
             array = target.empty(tuple(x.shape), self.dtype)
-        if is_grad_enabled() and x.requires_grad:
+        # A copy into an integer or bool dtype has no gradient, as in PyTorch.
+        if is_grad_enabled() and x.requires_grad and self.dtype.is_floating_point:
             self.backend = target
             self.source = source
             self.next_functions = (x.grad_fn if x.grad_fn is not None else x._accumulator(),)
