@@ -15,7 +15,10 @@ import math
 
 def products(function, inputs, outputs) -> int:
     """Multiplications performed by ``function`` (an op instance) on ``inputs``."""
-    rule = _PRODUCT_RULES.get(type(function).__name__)
+    name = type(function).__name__
+    if name == "Einsum":  # its cost is in its equation, not in its inputs' shapes
+        return _einsum(function, outputs)
+    rule = _PRODUCT_RULES.get(name)
     return rule(inputs, outputs) if rule else 0
 
 
@@ -61,6 +64,14 @@ def _addmm(inputs, outputs):
 def _matmul(inputs, outputs):
     a = inputs[0]
     return _numel(_first(outputs).shape) * a.shape[-1]
+
+
+def _einsum(function, outputs):
+    # One product per operand after the first, for every output element and every value
+    # of the summed subscripts: the count of the plain sum, whatever order the kernel picks.
+    plan = function.plan
+    summed = math.prod(plan.sizes[letter] for letter in plan.summed_letters())
+    return _numel(_first(outputs).shape) * summed * (len(plan.subscripts) - 1)
 
 
 _PRODUCT_RULES = {"Conv2d": _conv2d, "Mm": _mm, "Mv": _mm, "Addmm": _addmm, "Matmul": _matmul}

@@ -81,6 +81,24 @@ def test_conv_and_linear_products_equal_the_closed_forms(n, c, o, k, size, strid
     assert result.rows[0]["products_per_sample"] == features * o
 
 
+class _Einsum(nn.Module):
+    def __init__(self, equation):
+        super().__init__()
+        self.equation = equation
+
+    def forward(self, *operands):
+        return mt.einsum(self.equation, *operands)
+
+
+def test_einsum_products_count_the_plain_sum():
+    q, k = mt.empty(4, 5, 8, device="meta"), mt.empty(4, 7, 8, device="meta")
+    result = mt.summary(_Einsum("bqd,bkd->bqk"), input_data=(q, k))
+    assert result.totals["products"] == 4 * 5 * 7 * 8  # as q @ k.transpose(1, 2)
+    a, b, c = (mt.empty(*shape, device="meta") for shape in ((2, 3), (3, 4), (4, 5)))
+    result = mt.summary(_Einsum("ij,jk,kl->il"), input_data=(a, b, c))
+    assert result.totals["products"] == (2 * 5) * (3 * 4) * 2  # two products per term
+
+
 def test_a_model_on_cpu_is_untouched():
     model = LectureNet()
     model.eval()
