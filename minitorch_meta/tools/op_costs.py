@@ -2,7 +2,7 @@
 
 Conventions (stated once, used by ``summary``):
 
-- **products** count the multiplications of convolutions and matrix products, bias
+- **products** count the multiplications of convolutions, matrix products and einsum, bias
   excluded — the EE-559 lecture's "Nb. products" and fvcore's count. Elementwise ops,
   pooling, views and losses count zero products.
 - **FLOPs** = 2 × products (one multiply and one add each) + bias additions.
