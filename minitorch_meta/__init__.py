@@ -5,6 +5,8 @@ and autograd, ``nn`` (Conv2d, MaxPool2d, Linear, losses, ...), ``optim``, and a 
 device that checks every shape of a model without allocating data.
 """
 
+import math as _math
+
 from . import dtypes as _dtypes
 from .autograd import (
     enable_grad,
@@ -120,10 +122,44 @@ from .functions import (
     var,
     where,
 )
+from .math_functions import (
+    addcdiv,
+    addcmul,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    ceil,
+    cos,
+    expm1,
+    floor,
+    floor_divide,
+    fmod,
+    isfinite,
+    isinf,
+    isnan,
+    lerp,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    reciprocal,
+    remainder,
+    round,
+    rsqrt,
+    sign,
+    sin,
+    square,
+    trunc,
+)
 from .random import Generator, manual_seed
 from .size import Size
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
+from .type_info import finfo, iinfo
 
 float32 = float = _dtypes.float32
 float64 = double = _dtypes.float64
@@ -133,6 +169,9 @@ uint8 = _dtypes.uint8
 bool = _dtypes.bool_
 
 __version__ = "0.1.0"
+
+# PyTorch's module constants (Python floats)
+pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 
 
 def __getattr__(name):
@@ -177,4 +216,9 @@ __all__ = [
     "flip", "roll", "tril", "triu", "diag", "trace", "index_select", "gather",
     "cumsum", "prod", "logsumexp", "einsum",
     "erf",
+    "addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "ceil",
+    "cos", "e", "expm1", "finfo", "floor", "floor_divide", "fmod", "iinfo", "inf", "isfinite",
+    "isinf", "isnan", "lerp", "log10", "log1p", "log2", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "nan", "pi", "reciprocal", "remainder", "round", "rsqrt",
+    "sign", "sin", "square", "trunc",
 ]

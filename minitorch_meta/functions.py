@@ -10,7 +10,18 @@ import builtins
 import math
 from numbers import Number
 
-from .ops import activations, layout, linalg, masked, norms, reduction, reorder, sorting, triangular
+from .ops import (
+    activations,
+    division,
+    layout,
+    linalg,
+    masked,
+    norms,
+    reduction,
+    reorder,
+    sorting,
+    triangular,
+)
 from .ops import diagonal as diagonal_ops
 from .ops import elementwise as ew
 from .ops import gather as gathering
@@ -63,9 +74,12 @@ def mul(input, other):
     return _binary(ew.Mul, input, other)
 
 
-def div(input, other):
-    """True division (integers give floats), with broadcasting."""
-    return _binary(ew.Div, input, other)
+def div(input, other, *, rounding_mode: str | None = None):
+    """True division (integers give floats), with broadcasting; ``rounding_mode='trunc'``
+    or ``'floor'`` rounds the quotient (integers then stay integers)."""
+    if rounding_mode is None:
+        return _binary(ew.Div, input, other)
+    return _binary(division.rounding_class(rounding_mode), input, other)
 
 
 def pow(input, exponent):  # noqa: A001 - PyTorch's name
@@ -171,8 +185,11 @@ def mean(input, dim=None, keepdim: bool = False):
     return reduction.Mean(dim=dim, keepdim=keepdim)(input)
 
 
-def max(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    """The largest element, or ``(values, indices)`` along ``dim``."""
+def max(input, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """The largest element, or ``(values, indices)`` along ``dim``; with a tensor in place
+    of ``dim`` (or ``other=``), ``maximum(input, other)``, as PyTorch's overload."""
+    if _tensor_overload("max", dim, keepdim, other):
+        return maximum(input, dim if other is None else other)
     if dim is None:
         return reduction.MaxAll()(input)
     from .return_types import MaxResult
@@ -207,14 +224,33 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     return norms.LinalgVectorNorm(ord=order, dim=dim, keepdim=keepdim)(input)
 
 
-def min(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    """The smallest element, or ``(values, indices)`` along ``dim`` (as ``-max(-input)``)."""
+def min(input, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """The smallest element, or ``(values, indices)`` along ``dim`` (as ``-max(-input)``);
+    with a tensor in place of ``dim`` (or ``other=``), ``minimum(input, other)``."""
+    if _tensor_overload("min", dim, keepdim, other):
+        return minimum(input, dim if other is None else other)
     if dim is None:
         return _composed(neg(max(neg(input))), "MinBackward1")
     from .return_types import MinResult
 
     values, indices = max(neg(input), dim, keepdim)
     return MinResult(_composed(neg(values), "MinBackward0"), indices)
+
+
+def _tensor_overload(op: str, dim, keepdim, other) -> bool:
+    """Whether ``max``/``min`` was called as ``op(input, other)`` with a second tensor.
+
+    Raises:
+        TypeError for a second tensor together with ``keepdim`` or a ``dim``.
+    """
+    tensor = _tensor_type or _find_tensor_type()
+    if other is None and not isinstance(dim, tensor):
+        return False
+    if keepdim or (other is not None and dim is not None):
+        raise TypeError(f"{op}(): received an invalid combination of arguments: with a second "
+                        f"tensor it is {op}(input, other), the elementwise "
+                        f"{op}imum, which takes no dim or keepdim")
+    return True
 
 
 def _composed(output, backward_name: str):

@@ -14,9 +14,10 @@ import warnings
 
 from . import dtypes
 from . import functions as F
+from . import math_functions as M
 from .autograd import is_grad_enabled
+from .ops import division, layout, logical
 from .ops import elementwise as ew
-from .ops import layout
 
 
 def _shape_args(shape) -> tuple:
@@ -159,6 +160,50 @@ class TensorMethods:
                                "minitorch_meta); use the out-of-place masked_fill, or detach "
                                "the value")
         return self._write("masked_fill_", F.masked_fill(self, mask, value))
+
+    # elementwise math (math_functions.py)
+    sin, cos, log1p, expm1, log2, log10 = M.sin, M.cos, M.log1p, M.expm1, M.log2, M.log10
+    rsqrt, reciprocal, square = M.rsqrt, M.reciprocal, M.square
+    floor, ceil, round, trunc, sign = M.floor, M.ceil, M.round, M.trunc, M.sign
+    isnan, isinf, isfinite = M.isnan, M.isinf, M.isfinite
+    logical_not, logical_and, logical_or, logical_xor = (
+        M.logical_not, M.logical_and, M.logical_or, M.logical_xor)
+    bitwise_not, bitwise_and, bitwise_or, bitwise_xor = (
+        M.bitwise_not, M.bitwise_and, M.bitwise_or, M.bitwise_xor)
+    floor_divide, remainder, fmod = M.floor_divide, M.remainder, M.fmod
+    lerp, addcmul, addcdiv = M.lerp, M.addcmul, M.addcdiv
+    __invert__ = M.invert
+
+    # ``//``, ``%``, ``&``, ``|``, ``^``: a type they do not take gives NotImplemented
+    def __floordiv__(self, other):
+        return F._binary(division.FloorDivide, self, other)
+
+    def __rfloordiv__(self, other):
+        return F._binary(division.FloorDivide, other, self)
+
+    def __mod__(self, other):
+        return F._binary(division.Remainder, self, other)
+
+    def __rmod__(self, other):
+        return F._binary(division.Remainder, other, self)
+
+    def __and__(self, other):
+        return F._binary(logical.BitwiseAnd, self, other)
+
+    def __rand__(self, other):
+        return F._binary(logical.BitwiseAnd, other, self)
+
+    def __or__(self, other):
+        return F._binary(logical.BitwiseOr, self, other)
+
+    def __ror__(self, other):
+        return F._binary(logical.BitwiseOr, other, self)
+
+    def __xor__(self, other):
+        return F._binary(logical.BitwiseXor, self, other)
+
+    def __rxor__(self, other):
+        return F._binary(logical.BitwiseXor, other, self)
 
     def view(self, *shape):
         return layout.View(shape=_shape_args(shape))(self)

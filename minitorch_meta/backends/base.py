@@ -30,6 +30,9 @@ creation and transfer
 elementwise (NumPy broadcasting)
     unary(name, a)              name in UNARY (``erf``: float32/float64 arrays only)
     binary(name, a, b)          name in BINARY; b may be a Python scalar
+                                (NumPy's ufunc of each name: ``rint`` rounds half to even,
+                                ``floor_divide``/``remainder`` are Python's ``//``/``%``,
+                                ``fmod`` is C's, ``invert`` is bitwise not)
     where(condition, a, b)
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
@@ -84,9 +87,13 @@ running reductions and contractions
 
 from __future__ import annotations
 
-UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf")
+UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
+         "sin", "cos", "expm1", "log2", "log10", "floor", "ceil", "rint", "trunc",
+         "isnan", "isinf", "isfinite", "logical_not", "invert")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
-          "eq", "ne", "lt", "le", "gt", "ge")
+          "eq", "ne", "lt", "le", "gt", "ge",
+          "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
+          "bitwise_and", "bitwise_or", "bitwise_xor")
 
 
 class Backend:

@@ -40,6 +40,17 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                         "minimum": xp.minimum, "eq": xp.equal, "ne": xp.not_equal,
                         "lt": xp.less, "le": xp.less_equal, "gt": xp.greater,
                         "ge": xp.greater_equal}
+        # The math of ops/unary_math.py, rounding.py, logical.py and division.py.
+        self._unary.update({
+            "sin": xp.sin, "cos": xp.cos, "expm1": xp.expm1, "log2": xp.log2,
+            "log10": xp.log10, "floor": xp.floor, "ceil": xp.ceil, "rint": xp.rint,
+            "trunc": xp.trunc, "isnan": xp.isnan, "isinf": xp.isinf, "isfinite": xp.isfinite,
+            "logical_not": xp.logical_not, "invert": xp.invert})
+        self._binary.update({
+            "floor_divide": xp.floor_divide, "remainder": xp.remainder, "fmod": xp.fmod,
+            "logical_and": xp.logical_and, "logical_or": xp.logical_or,
+            "logical_xor": xp.logical_xor, "bitwise_and": xp.bitwise_and,
+            "bitwise_or": xp.bitwise_or, "bitwise_xor": xp.bitwise_xor})
         self.generator = self.new_generator(None)
         # Winograd's transform matrices, by (KH, KW, dtype): constants, built on first use.
         self._winograd_map_cache = {}
