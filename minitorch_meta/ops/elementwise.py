@@ -217,18 +217,34 @@ class Unary(Function):
     """
 
     kernel = "neg"
+    #: Refuse integer and bool inputs (``leaky_relu``, as PyTorch does).
     floating_only = False
+    #: The result is floating-point whatever the input (``exp``, ``sin``, ...): an integer
+    #: or bool input is computed in float32, as in PyTorch (``exp(tensor([1]))``).
+    float_result = False
 
     def infer(self, x):
-        if self.floating_only and not x._dtype.is_floating_point:
-            raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
-                            f"{x.dtype}; convert it with .float()")
-        return x._data.shape, x._dtype
+        dtype = x._dtype
+        if not dtype.is_floating_point:
+            if self.floating_only:
+                raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
+                                f"{x.dtype}; convert it with .float()")
+            if self.float_result:
+                dtype = dtypes.DEFAULT_FLOAT
+        self.out_dtype = dtype
+        return x._data.shape, dtype
 
     def forward(self, backend, x):
-        out = backend.unary(self.kernel, x)
-        self.x, self.out = x, out
+        if x.dtype != self.out_dtype.numpy:
+            x = backend.astype(x, self.out_dtype)
+        out = self.compute(backend, x)
+        if self.recording:
+            self.x, self.out = x, out
         return out
+
+    def compute(self, backend, x):
+        """The forward kernels, on ``x`` already in the output's dtype."""
+        return backend.unary(self.kernel, x)
 
 
 class Neg(Unary):
@@ -247,7 +263,7 @@ class Abs(Unary):
 
 
 class Exp(Unary):
-    op_name, backward_name, kernel, floating_only = "exp", "ExpBackward0", "exp", True
+    op_name, backward_name, kernel, float_result = "exp", "ExpBackward0", "exp", True
     saved_for_backward = ("output",)
 
     def backward(self, backend, gy):
@@ -255,7 +271,7 @@ class Exp(Unary):
 
 
 class Log(Unary):
-    op_name, backward_name, kernel, floating_only = "log", "LogBackward0", "log", True
+    op_name, backward_name, kernel, float_result = "log", "LogBackward0", "log", True
     saved_for_backward = (0,)
 
     def backward(self, backend, gy):
@@ -263,7 +279,7 @@ class Log(Unary):
 
 
 class Sqrt(Unary):
-    op_name, backward_name, kernel, floating_only = "sqrt", "SqrtBackward0", "sqrt", True
+    op_name, backward_name, kernel, float_result = "sqrt", "SqrtBackward0", "sqrt", True
     saved_for_backward = ("output",)
 
     def backward(self, backend, gy):
@@ -271,7 +287,7 @@ class Sqrt(Unary):
 
 
 class Tanh(Unary):
-    op_name, backward_name, kernel, floating_only = "tanh", "TanhBackward0", "tanh", True
+    op_name, backward_name, kernel, float_result = "tanh", "TanhBackward0", "tanh", True
     saved_for_backward = ("output",)
 
     def backward(self, backend, gy):  # 1 - tanh(x)^2
@@ -287,15 +303,13 @@ class Sigmoid(Unary):
         the output has the input's shape.
     """
 
-    op_name, backward_name, floating_only = "sigmoid", "SigmoidBackward0", True
+    op_name, backward_name, float_result = "sigmoid", "SigmoidBackward0", True
     saved_for_backward = ("output",)
 
-    def forward(self, backend, x):
+    def compute(self, backend, x):
         one = x.dtype.type(1)
-        out = backend.binary("div", one, backend.binary(
+        return backend.binary("div", one, backend.binary(
             "add", one, backend.unary("exp", backend.unary("neg", x))))
-        self.out = out
-        return out
 
     def backward(self, backend, gy):  # sigmoid * (1 - sigmoid)
         one = self.out.dtype.type(1)

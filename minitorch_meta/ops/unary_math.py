@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-from .. import dtypes
 from .elementwise import Unary
 
 
@@ -21,21 +20,7 @@ class FloatUnary(Unary):
         else float32.
     """
 
-    def infer(self, x):
-        dtype = x._dtype
-        self.out_dtype = dtype if dtype.is_floating_point else dtypes.DEFAULT_FLOAT
-        return x._data.shape, self.out_dtype
-
-    def forward(self, backend, x):
-        if x.dtype != self.out_dtype.numpy:
-            x = backend.astype(x, self.out_dtype)
-        out = self.compute(backend, x)
-        if self.recording:
-            self.x, self.out = x, out
-        return out
-
-    def compute(self, backend, x):
-        return backend.unary(self.kernel, x)
+    float_result = True
 
 
 class Sin(FloatUnary):

@@ -97,11 +97,15 @@ def test_float32_stays_float32_with_numpy_scalars():
     assert (x + np.float32(1.0)).dtype is mt.float32
 
 
-def test_unary_float_ops_refuse_integers():
-    for name in ("exp", "log", "sqrt"):
-        with pytest.raises(TypeError, match=f"{name}: expected a floating-point tensor, got "
-                                            "dtype torch.int64"):
-            getattr(mt.tensor([1, 2]), name)()
+@pytest.mark.parametrize("name", ["exp", "log", "sqrt", "tanh", "sigmoid"])
+def test_unary_float_ops_compute_integers_in_float32_as_torch(name, any_device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    for values in ([1, 2, 4], [True, False, True]):
+        ours = getattr(mt.tensor(values, device=any_device), name)()
+        assert ours.dtype is mt.float32 and tuple(ours.shape) == (3,)
+        if any_device != "meta":
+            reference = getattr(torch.tensor(values), name)()
+            np.testing.assert_allclose(ours.cpu().numpy(), reference.numpy(), rtol=1e-6)
 
 
 def test_broadcast_error_message_same_on_cpu_and_meta():
