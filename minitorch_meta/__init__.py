@@ -27,6 +27,7 @@ from .factories import (
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     rand,
@@ -107,7 +108,22 @@ from .functions import (
     var,
     where,
 )
+from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .random import Generator, manual_seed
+from .sampling import bernoulli, multinomial, normal, randint_like
+from .shape_functions import (
+    dstack,
+    hstack,
+    moveaxis,
+    movedim,
+    narrow,
+    nonzero,
+    select,
+    swapaxes,
+    swapdims,
+    unflatten,
+    vstack,
+)
 from .size import Size
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
@@ -128,7 +144,7 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__"):
+                "distributed", "linalg", "__config__", "testing"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -161,4 +177,8 @@ __all__ = [
     "t", "tanh", "tensor", "topk", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros",
     "zeros_like",
+    "BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "IntTensor", "LongTensor",
+    "bernoulli", "dstack", "hstack", "logspace", "moveaxis", "movedim", "multinomial",
+    "narrow", "nonzero", "normal", "randint_like", "select", "swapaxes", "swapdims",
+    "unflatten", "vstack",
 ]

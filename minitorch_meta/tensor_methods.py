@@ -14,9 +14,11 @@ import warnings
 
 from . import dtypes
 from . import functions as F
+from . import shape_functions as SF
 from .autograd import is_grad_enabled
 from .ops import elementwise as ew
 from .ops import layout
+from .ops.views import MatrixTranspose
 
 
 def _shape_args(shape) -> tuple:
@@ -224,3 +226,36 @@ class TensorMethods:
                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
                           "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         return tensor(data, **_like(self, dtype, device, requires_grad))
+
+    # more shape ops (shape_functions.py), selection and sampling
+    narrow, select, unflatten, nonzero = SF.narrow, SF.select, SF.unflatten, SF.nonzero
+    movedim, moveaxis, swapaxes, swapdims = SF.movedim, SF.moveaxis, SF.swapaxes, SF.swapdims
+
+    @property
+    def mT(self):  # noqa: N802 - PyTorch's name
+        """The last two dims swapped (each matrix of a batch transposed), as a view."""
+        return MatrixTranspose()(self)
+
+    def reshape_as(self, other):
+        return F.reshape(self, tuple(other.shape))
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``element_size()``)."""
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the elements take (``numel() * itemsize``; on meta too, where nothing is
+        allocated)."""
+        return self.numel() * self._dtype.itemsize
+
+    def bernoulli(self, *, generator=None):
+        from .sampling import bernoulli
+
+        return bernoulli(self, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *, generator=None):
+        from .sampling import multinomial
+
+        return multinomial(self, num_samples, replacement, generator=generator)

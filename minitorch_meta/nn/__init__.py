@@ -12,7 +12,7 @@ from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
 from .loss import (
@@ -39,7 +39,7 @@ __all__ = [
     "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
     "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh",
-    "UninitializedParameter",
+    "UninitializedParameter", "Unflatten",
     "functional", "init",
 ]
 
