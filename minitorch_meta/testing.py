@@ -164,17 +164,23 @@ def _mismatches(a: np.ndarray, e: np.ndarray, rtol: float, atol: float,
     return ~np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-def _differences(a: np.ndarray, e: np.ndarray) -> tuple:
+def _differences(a: np.ndarray, e: np.ndarray, mismatch=None) -> tuple:
     """``(|a - e|, |a - e| / |e|)`` as PyTorch reports them: integers subtracted as int64
-    and divided in float32, floats in their own dtype."""
+    and divided in float32, floats in their own dtype; 0 where ``mismatch`` is False (only
+    the mismatched elements are reported)."""
     if a.dtype.kind in "biu":
-        absolute = np.abs(a.astype(np.int64) - e.astype(np.int64))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            relative = absolute.astype(np.float32) / np.abs(e.astype(np.float32))
-        return absolute, relative
+        a, e = a.astype(np.int64), e.astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
         absolute = np.abs(a - e)
-        return absolute, absolute / np.abs(e)
+        if mismatch is not None:
+            absolute[~mismatch] = 0
+        if a.dtype.kind in "biu":
+            relative = absolute.astype(np.float32) / np.abs(e.astype(np.float32))
+        else:
+            relative = absolute / np.abs(e)
+    if mismatch is not None:
+        relative[~mismatch] = 0
+    return absolute, relative
 
 
 def _allowed(tolerance: float, exact: bool) -> str:
@@ -193,7 +199,7 @@ def _scalar_message(actual, expected, rtol: float, atol: float) -> str:
 def _tensor_message(a: np.ndarray, e: np.ndarray, mismatch: np.ndarray, rtol: float,
                     atol: float) -> str:
     exact = rtol == 0 and atol == 0
-    absolute, relative = _differences(a, e)
+    absolute, relative = _differences(a, e, mismatch)
     count, total = int(mismatch.sum()), mismatch.size
     lines = [f"Tensor-likes are not {'equal' if exact else 'close'}!", "",
              f"Mismatched elements: {count} / {total} ({count / total * 100:.1f}%)"]

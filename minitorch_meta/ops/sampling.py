@@ -37,7 +37,8 @@ class Normal(Function):
     """Samples of N(mean, std) elementwise, with tensor ``mean`` and/or ``std``.
 
     Either input is a tensor, or a number given as ``mean_value``/``std_value`` (then the
-    op has one input). Tensors broadcast together; the dtype is their promoted dtype.
+    op has one input). Tensors broadcast together; the dtype is the first tensor's (the
+    mean's when it is one: PyTorch does not promote here).
 
     Shape:
         the broadcast shape of the tensor parameters.
@@ -66,7 +67,6 @@ class Normal(Function):
         shape, dtype = tuple(tensors[0]._data.shape), tensors[0]._dtype
         if len(tensors) == 2:
             shape = shapes.broadcast("normal", shape, tensors[1]._data.shape)
-            dtype = dtypes.promote(dtype, tensors[1]._dtype)
         self.out_shape, self.out_dtype = shape, dtype
         return shape, dtype
 
@@ -140,8 +140,10 @@ class Multinomial(Function):
     Raises:
         RuntimeError for a non-float input, an input of other than 1 or 2 dims,
         ``num_samples <= 0``, more samples than categories without replacement, and (data
-        backends) a negative, infinite or NaN weight, a row summing to 0, or without
-        replacement fewer positive weights than samples.
+        backends) a negative, infinite or NaN weight, or a row summing to 0. Without
+        replacement, more samples than positive weights is no error (PyTorch's CPU rule):
+        the zero-weight categories come last, in index order (PyTorch's order among them
+        is its ``topk``'s).
     """
 
     op_name, backward_name, differentiable = "multinomial", "MultinomialBackward0", False
@@ -194,11 +196,3 @@ class Multinomial(Function):
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
         if _host_float(backend, backend.min(backend.sum(rows, 1, False), None, False)) <= 0:
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        if not self.replacement:
-            positive = backend.sum(backend.binary("gt", rows, rows.dtype.type(0)), 1, False)
-            fewest = int(backend.to_numpy(backend.min(positive, None, False)))
-            if fewest < self.num_samples:
-                raise RuntimeError(f"invalid multinomial distribution (with replacement=False, "
-                                   f"not enough non-negative category to sample): a row has "
-                                   f"{fewest} positive weight(s) for {self.num_samples} "
-                                   "samples")

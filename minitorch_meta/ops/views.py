@@ -122,7 +122,13 @@ class Movedim(Permute):
         IndexError for a dim out of range.
     """
 
-    op_name, backward_name = "movedim", "PermuteBackward0"
+    op_name = "movedim"
+    dims = None
+
+    @property
+    def backward_name(self):
+        # PyTorch returns a 0-d input as an alias: there is nothing to permute
+        return "AliasBackward0" if self.dims == () else "PermuteBackward0"
 
     def infer(self, x):
         ndim = len(x._data.shape)
