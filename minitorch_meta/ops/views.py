@@ -122,16 +122,14 @@ class Movedim(Permute):
         IndexError for a dim out of range.
     """
 
-    op_name = "movedim"
-    dims = None
-
-    @property
-    def backward_name(self):
-        # PyTorch returns a 0-d input as an alias: there is nothing to permute
-        return "AliasBackward0" if self.dims == () else "PermuteBackward0"
+    op_name, backward_name = "movedim", "PermuteBackward0"
 
     def infer(self, x):
         ndim = len(x._data.shape)
+        if ndim == 0:
+            # PyTorch returns a 0-d input as an alias: there is nothing to permute (a name
+            # kept by the node, unlike what infer computes, which backward frees)
+            self.show_as("AliasBackward0")
         source, destination = self.source, self.destination
         if len(source) != len(destination):
             raise RuntimeError(f"movedim: Invalid source or destination dims: source "

@@ -164,3 +164,10 @@ def test_unflatten_module_matches_torch():
         nn.Unflatten(1, 4)
     with pytest.raises(TypeError, match="expected int, got str"):
         nn.Unflatten("a", (2, 2))
+
+
+def test_movedim_of_a_0d_tensor_stays_an_alias_after_backward():
+    x = mt.tensor(2.0, requires_grad=True)
+    out = x.movedim(0, -1)
+    out.backward()
+    assert out.grad_fn.name() == "AliasBackward0" and x.grad.item() == 1.0
