@@ -1,5 +1,6 @@
 """Shape functions beyond ``functions.py``: ``narrow``, ``select``, ``movedim``/``moveaxis``,
-``swapaxes``/``swapdims``, ``unflatten``, ``hstack``/``vstack``/``dstack``.
+``swapaxes``/``swapdims``, ``unflatten``, ``hstack``/``vstack``/``dstack``, and ``nonzero``
+(whose output shape is the data's).
 
 Each is one view op of ``ops/views.py`` (or ``transpose``), or, for the stacks, PyTorch's
 composition: every input made at least 1-, 2- or 3-D, then one ``cat``.
