@@ -29,6 +29,7 @@ from .factories import (
     full,
     full_like,
     linspace,
+    logspace,
     ones,
     ones_like,
     rand,
@@ -122,6 +123,7 @@ from .functions import (
     var,
     where,
 )
+from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .math_functions import (
     addcdiv,
     addcmul,
@@ -156,6 +158,20 @@ from .math_functions import (
     trunc,
 )
 from .random import Generator, manual_seed
+from .sampling import bernoulli, multinomial, normal, randint_like
+from .shape_functions import (
+    dstack,
+    hstack,
+    moveaxis,
+    movedim,
+    narrow,
+    nonzero,
+    select,
+    swapaxes,
+    swapdims,
+    unflatten,
+    vstack,
+)
 from .size import Size
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
@@ -180,7 +196,7 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__"):
+                "distributed", "linalg", "__config__", "testing"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -221,4 +237,8 @@ __all__ = [
     "isinf", "isnan", "lerp", "log10", "log1p", "log2", "logical_and", "logical_not",
     "logical_or", "logical_xor", "nan", "pi", "reciprocal", "remainder", "round", "rsqrt",
     "sign", "sin", "square", "trunc",
+    "BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "IntTensor", "LongTensor",
+    "bernoulli", "dstack", "hstack", "logspace", "moveaxis", "movedim", "multinomial",
+    "narrow", "nonzero", "normal", "randint_like", "select", "swapaxes", "swapdims",
+    "unflatten", "vstack",
 ]

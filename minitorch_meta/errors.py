@@ -21,3 +21,10 @@ class DeviceError(RuntimeError):
 
 class MetaDataError(RuntimeError):
     """Data was read from a meta tensor, which stores only its shape and dtype."""
+
+
+class DataDependentShapeError(MetaDataError, NotImplementedError):
+    """An op's output size depends on values a meta tensor does not have (``nonzero``).
+
+    A ``NotImplementedError``, as PyTorch's meta raises there, and a ``MetaDataError``.
+    """

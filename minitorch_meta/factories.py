@@ -278,3 +278,22 @@ def check_size_sequence(name: str, size) -> None:
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
                         f"{type(size).__name__}")
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype=None,
+             device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the
+    exponent (``base ** linspace(start, end, steps)``).
+
+    Raises:
+        RuntimeError: ``steps`` is negative.
+    """
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"logspace(): argument 'steps' (position 3) must be int, not "
+                        f"{type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError(f"number of steps must be non-negative, got steps={steps}")
+    dtype, backend = _setup(dtype, device)
+    # Computed on the host in float64 (as linspace), then rounded once to ``dtype``.
+    values = np.power(float(base), np.linspace(start, end, int(steps), dtype=np.float64))
+    return _finish(backend.asarray(values.astype(dtype.numpy), dtype), backend, requires_grad)

@@ -199,7 +199,11 @@ class Tensor(TensorMethods):
         return bool(self.item())
 
     def __array__(self, dtype=None, copy=None):
+        import numpy as np
+
         array = self.detach().numpy() if not self.is_cuda else self._host()
+        # ``x[k]`` of a vector holds a NumPy scalar, which ``__array__`` may not return
+        array = np.asarray(array)
         return array if dtype is None else array.astype(dtype)
 
     def __iter__(self):

@@ -15,9 +15,11 @@ import warnings
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
+from . import shape_functions as SF
 from .autograd import is_grad_enabled
 from .ops import division, layout, logical
 from .ops import elementwise as ew
+from .ops.views import MatrixTranspose
 
 
 def _shape_args(shape) -> tuple:
@@ -290,3 +292,35 @@ class TensorMethods:
             raise TypeError("repeat() missing 1 required positional argument: 'repeats' (one "
                             "int per dimension, e.g. x.repeat(2, 1))")
         return F.repeat(self, _shape_args(repeats))
+    # more shape ops (shape_functions.py), selection and sampling
+    narrow, select, unflatten, nonzero = SF.narrow, SF.select, SF.unflatten, SF.nonzero
+    movedim, moveaxis, swapaxes, swapdims = SF.movedim, SF.moveaxis, SF.swapaxes, SF.swapdims
+
+    @property
+    def mT(self):  # noqa: N802 - PyTorch's name
+        """The last two dims swapped (each matrix of a batch transposed), as a view."""
+        return MatrixTranspose()(self)
+
+    def reshape_as(self, other):
+        return F.reshape(self, tuple(other.shape))
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``element_size()``)."""
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the elements take (``numel() * itemsize``; on meta too, where nothing is
+        allocated)."""
+        return self.numel() * self._dtype.itemsize
+
+    def bernoulli(self, *, generator=None):
+        from .sampling import bernoulli
+
+        return bernoulli(self, generator=generator)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *, generator=None):
+        from .sampling import multinomial
+
+        return multinomial(self, num_samples, replacement, generator=generator)

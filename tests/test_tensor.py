@@ -310,3 +310,12 @@ def test_meta_tensors_are_always_contiguous(name, make):
     assert x.is_contiguous() is True and x.contiguous() is x
     w = mt.empty(4, 3, 3, 3, device="meta")
     assert mt.nn.functional.conv2d(mt.empty(2, 3, 8, 8, device="meta"), w).is_contiguous()
+
+
+def test_numpy_asarray_of_an_element_of_a_vector():
+    # ``x[k]`` of a vector holds a NumPy scalar; ``__array__`` must still give an array
+    import numpy as np
+
+    element = mt.arange(4)[2]
+    assert np.asarray(element).shape == () and np.asarray(element).item() == 2
+    assert np.asarray(mt.arange(4.0)[1], dtype=np.float64).dtype == np.float64

@@ -26,6 +26,11 @@ creation and transfer
     integers(shape, low, high, dtype, generator)   uniform integers in [low, high)
     permutation(n, dtype, generator)   a random permutation of 0 .. n - 1 (``randperm``)
     new_generator(seed)         a random generator for this device
+    categorical(weights, u)     int64 (rows, s): for each row of non-negative ``weights``
+                                (rows, k), with a positive sum, and each ``u[row, j]`` in
+                                [0, 1) (float64, from ``uniform``), the category whose share
+                                of the row's cumulative weights holds ``u`` (inverse CDF;
+                                a zero weight is never chosen)
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
     unary(name, a)              name in UNARY (``erf``: float32/float64 arrays only)
@@ -162,6 +167,7 @@ class Backend:
     def cumsum(self, a, axis): self._missing("cumsum")
     def cumprod(self, a, axis): self._missing("cumprod")
     def einsum(self, equation, *operands): self._missing("einsum")
+    def categorical(self, weights, u): self._missing("categorical")
 
 
 def contiguous_strides(shape) -> tuple:

@@ -98,6 +98,23 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         rng = generator or self.generator
         return self.xp.argsort(rng.random(n)).astype(dtype.numpy, copy=False)
 
+    def categorical(self, weights, u):
+        xp = self.xp
+        rows, k = weights.shape
+        cdf = xp.cumsum(weights.astype(xp.float64), axis=1)
+        cdf /= cdf[:, -1:]  # the last is now exactly 1.0 > u
+        if rows == 1:
+            return xp.searchsorted(cdf[0], u[0], side="right").reshape(u.shape)
+        # One search over all rows at once: row i's values are shifted into [i, i + 1].
+        shift = xp.arange(rows, dtype=xp.float64).reshape(rows, 1)
+        found = xp.searchsorted((cdf + shift).reshape(-1), (u + shift).reshape(-1),
+                                side="right").reshape(u.shape)
+        found -= (shift * k).astype(xp.int64)
+        # ``u + i`` may round up to ``i + 1`` (u within 2**-53 of 1): that lands past the
+        # row's last positive weight, which is the right category then.
+        last = k - 1 - xp.argmax(weights[:, ::-1] > 0, axis=1).reshape(rows, 1)
+        return xp.minimum(found, last).astype(xp.int64, copy=False)
+
     def normal(self, shape, mean, std, dtype, generator):
         rng = generator or self.generator
         a = rng.standard_normal(shape, dtype=dtype.numpy)

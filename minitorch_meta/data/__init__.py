@@ -6,12 +6,23 @@ Also importable as ``minitorch_meta.utils.data`` (PyTorch's path). ``datasets`` 
 
 from . import datasets, transforms
 from .collate import default_collate
+from .concat import ConcatDataset
 from .dataloader import DataLoader
 from .dataset import Dataset, Subset, TensorDataset
 from .download import DownloadError, download_file
 from .idx import IDXError, read_idx, write_idx
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 from .splitting import random_split
 
 __all__ = ["DataLoader", "Dataset", "DownloadError", "IDXError", "Subset", "TensorDataset",
            "datasets", "default_collate", "download_file", "random_split", "read_idx",
-           "transforms", "write_idx"]
+           "transforms", "write_idx",
+           "BatchSampler", "ConcatDataset", "RandomSampler", "Sampler", "SequentialSampler",
+           "SubsetRandomSampler", "WeightedRandomSampler"]

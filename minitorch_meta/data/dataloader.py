@@ -45,20 +45,28 @@ class DataLoader:
         sampler: an iterable of indices giving the order (e.g. a ``DistributedSampler``);
             not together with ``shuffle``.
         generator: a cpu ``Generator`` for the order (``Generator().manual_seed(0)``).
+        batch_sampler: an iterable of lists of indices, one list per batch (e.g. a
+            ``BatchSampler``); not together with ``batch_size``, ``shuffle``, ``sampler`` or
+            ``drop_last`` (keyword only here).
         collate_fn: merges a list of samples into a batch (default ``default_collate``);
             when given, the dataset is always read sample by sample.
         device: (our addition) where to put the tensors of each batch.
 
     Raises:
-        ValueError: ``batch_size`` is not a positive integer, or ``sampler`` comes with
-            ``shuffle=True``.
+        ValueError: ``batch_size`` is not a positive integer, ``sampler`` comes with
+            ``shuffle=True``, or ``batch_sampler`` with another way of making batches.
         TypeError: ``generator`` is not a ``Generator``.
     """
 
     def __init__(self, dataset: Dataset, batch_size: int = 1, shuffle: bool = False,
                  sampler=None, drop_last: bool = False, generator: Generator | None = None,
-                 collate_fn: Callable | None = None, *, device=None):
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+                 collate_fn: Callable | None = None, *, batch_sampler=None, device=None):
+        if batch_sampler is not None:
+            if batch_size not in (1, None) or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
+                                 "shuffle, sampler, and drop_last")
+            batch_size = None
+        elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size!r}")
         if generator is not None and not isinstance(generator, Generator):
@@ -69,6 +77,7 @@ class DataLoader:
                              "decides the order (use shuffle=False)")
         self.dataset = dataset
         self.sampler = sampler
+        self.batch_sampler = batch_sampler
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
@@ -77,6 +86,8 @@ class DataLoader:
         self.device = to_device(device) if device is not None else None
 
     def __len__(self) -> int:
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)
         size = len(self.sampler) if self.sampler is not None else len(self.dataset)
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
 
@@ -87,6 +98,13 @@ class DataLoader:
         """(Our addition.) The batches of one pass from number ``first_batch`` on, in the
         same order as ``iter(self)`` would give them, without building the earlier ones:
         a run resumed mid-epoch skips what it already trained on at no cost."""
+        if self.batch_sampler is not None:
+            # The batch sampler's own order: the earlier batches are drawn (to keep its
+            # random stream where a full pass has it), but not fetched.
+            for k, batch in enumerate(self.batch_sampler):
+                if k >= first_batch:
+                    yield self._to_device(self._fetch(np.asarray(batch, dtype=np.int64)))
+            return
         order = self._order()
         for start in range(first_batch * self.batch_size, len(self) * self.batch_size,
                            self.batch_size):

@@ -26,6 +26,12 @@ class Dataset:
     def __len__(self) -> int:
         raise NotImplementedError(f"{type(self).__name__} does not implement __len__")
 
+    def __add__(self, other: Dataset):
+        """``a + b``: a ``ConcatDataset`` of the two, as in PyTorch."""
+        from .concat import ConcatDataset
+
+        return ConcatDataset([self, other])
+
 
 class TensorDataset(Dataset):
     """Samples are rows of the given tensors: ``dataset[i] == (t[i] for t in tensors)``.

@@ -13,7 +13,7 @@ from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
 from .embedding import Embedding
-from .flatten import Flatten
+from .flatten import Flatten, Unflatten
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
 from .loss import (
@@ -43,7 +43,7 @@ __all__ = [
     "LazyModuleMixin", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
     "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh",
-    "UninitializedParameter",
+    "UninitializedParameter", "Unflatten",
     "functional", "init",
     "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "Upsample", "ZeroPad2d",
     "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",

@@ -1,0 +1,85 @@
+"""PyTorch's legacy typed constructors: ``FloatTensor``, ``DoubleTensor``, ``LongTensor``,
+``IntTensor``, ``BoolTensor``, ``ByteTensor``.
+
+``FloatTensor(2, 3)`` (sizes: ints or one ``Size``) is uninitialised, ``FloatTensor([1, 2])``
+(data: a list, a tuple, a NumPy array) copies, ``FloatTensor(t)`` is ``t`` itself under a
+new name (same storage) when ``t`` has that dtype, and ``FloatTensor()`` is empty. As in
+PyTorch they make CPU tensors. Calling one returns a ``Tensor``; unlike PyTorch's,
+``isinstance(x, FloatTensor)`` is never true (docs/differences.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes
+from .size import Size
+from .tensor import Tensor
+
+
+def _is_size(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+class _LegacyTensorType:
+    """Base of the typed constructors; a subclass sets ``dtype``."""
+
+    dtype = None
+
+    def __new__(cls, *args, device=None):
+        from .device import to_device
+        from .factories import empty, tensor
+
+        if device is not None and to_device(device).type != "cpu":
+            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
+                               f"{to_device(device).type} was passed")
+        name, dtype = cls.__name__, cls.dtype
+        if not args:
+            return empty(0, dtype=dtype, device="cpu")
+        if all(_is_size(a) for a in args) or (len(args) == 1 and isinstance(args[0], Size)):
+            sizes = tuple(int(s) for s in (args[0] if isinstance(args[0], Size) else args))
+            if any(s < 0 for s in sizes):
+                raise RuntimeError(f"Trying to create tensor with negative dimension "
+                                   f"{min(sizes)}: {list(sizes)}")
+            return empty(*sizes, dtype=dtype, device="cpu")
+        if len(args) > 1:
+            raise TypeError(f"{name}() takes sizes (ints) or one sequence of data, got "
+                            f"{', '.join(type(a).__name__ for a in args)}")
+        data = args[0]
+        if isinstance(data, Tensor):
+            return _alias(name, dtype, data)
+        if isinstance(data, str) or not isinstance(data, (list, tuple, np.ndarray)):
+            raise TypeError(f"{name}(): data must be a sequence (a list, a tuple or a NumPy "
+                            f"array) or sizes (ints), got {type(data).__name__}")
+        return tensor(data, dtype=dtype, device="cpu")
+
+
+def _alias(name: str, dtype, data: Tensor) -> Tensor:
+    """``data``'s storage as a new tensor (PyTorch's ``FloatTensor(t)``), same dtype only."""
+    if data._dtype is not dtype:
+        raise TypeError(f"{name}(): expected a tensor of dtype {dtype}, got {data._dtype}; "
+                        f"convert it with .to({dtype})")
+    if data.device.type != "cpu":
+        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
+                           f"{data.device.type} was passed")
+    alias = Tensor._make(data._data, data._backend)
+    alias._version_counter = data._counter()  # same storage: writes show in both
+    return alias
+
+
+def _legacy(name: str, dtype, what: str) -> type:
+    doc = (f"A {what} CPU tensor ({dtype}): ``{name}(*sizes)`` uninitialised, "
+           f"``{name}(data)`` a copy, ``{name}(tensor)`` the same storage.")
+    return type(name, (_LegacyTensorType,), {"dtype": dtype, "__doc__": doc,
+                                             "__module__": "minitorch_meta"})
+
+
+FloatTensor = _legacy("FloatTensor", dtypes.float32, "float32")
+DoubleTensor = _legacy("DoubleTensor", dtypes.float64, "float64")
+LongTensor = _legacy("LongTensor", dtypes.int64, "int64")
+IntTensor = _legacy("IntTensor", dtypes.int32, "int32")
+BoolTensor = _legacy("BoolTensor", dtypes.bool_, "bool")
+ByteTensor = _legacy("ByteTensor", dtypes.uint8, "uint8")
+
+__all__ = ["BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "IntTensor",
+           "LongTensor"]
