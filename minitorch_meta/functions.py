@@ -431,3 +431,25 @@ def log_softmax(input, dim: int):
     from .ops.loss import LogSoftmax
 
     return LogSoftmax(dim=dim)(input)
+
+
+def selu(input):
+    """Scaled ELU with PyTorch's fixed ``alpha`` and ``scale`` (``grad_fn``: ``EluBackward0``)."""
+    from .ops.activations import SELU_ALPHA, SELU_SCALE, Elu
+
+    return Elu(SELU_ALPHA, SELU_SCALE)(input)
+
+
+def prelu(input, weight):
+    """``input`` where positive, else ``weight * input``, one slope per channel (dim 1)."""
+    from .ops.prelu import Prelu, check_weight_is_tensor
+
+    check_weight_is_tensor(weight)
+    return Prelu()(input, weight)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    """``<x1, x2> / (max(|x1|, eps) * max(|x2|, eps))`` along ``dim``, after broadcasting."""
+    from .ops.cosine_similarity import CosineSimilarity
+
+    return CosineSimilarity(dim=dim, eps=eps)(x1, x2)

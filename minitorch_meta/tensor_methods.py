@@ -73,6 +73,7 @@ class TensorMethods:
     neg, abs, exp, log, sqrt, relu = F.neg, F.abs, F.exp, F.log, F.sqrt, F.relu
     tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
     maximum, minimum = F.maximum, F.minimum
+    prelu = F.prelu
     clamp, clip, clamp_min, clamp_max = F.clamp, F.clip, F.clamp_min, F.clamp_max
 
     def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names

@@ -33,7 +33,8 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         self._as_strided = as_strided
         self._unary = {"neg": xp.negative, "abs": xp.abs, "exp": xp.exp, "log": xp.log,
                        "log1p": xp.log1p,
-                       "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh}
+                       "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh,
+                       "expm1": xp.expm1}
         self._binary = {"add": xp.add, "sub": xp.subtract, "mul": xp.multiply,
                         "div": xp.true_divide, "pow": xp.power, "maximum": xp.maximum,
                         "minimum": xp.minimum, "eq": xp.equal, "ne": xp.not_equal,
@@ -141,6 +142,10 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         if a.ndim <= 2 and b.ndim <= 2:
             return self.xp.dot(a, b)
         return self.xp.matmul(a, b)
+
+    def qr(self, a):
+        # LAPACK's geqrf/orgqr in NumPy, cuSOLVER in CuPy; both keep float32 as float32.
+        return self.xp.linalg.qr(a, mode="reduced")
 
     # -- layout and indexing ---------------------------------------------------------
     def reshape(self, a, shape):

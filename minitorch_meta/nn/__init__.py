@@ -9,6 +9,7 @@ from . import functional, init
 from .activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
+from .channel_dropout import Dropout2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
@@ -27,8 +28,23 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .more_activations import (
+    ELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LogSigmoid,
+    Mish,
+    PReLU,
+    ReLU6,
+    Softmax2d,
+    Softplus,
+    Softsign,
+)
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
+from .similarity import CosineSimilarity
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
@@ -41,6 +57,8 @@ __all__ = [
     "SmoothL1Loss", "Softmax", "Tanh",
     "UninitializedParameter",
     "functional", "init",
+    "CosineSimilarity", "Dropout2d", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
+    "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softplus", "Softsign",
 ]
 
 

@@ -262,3 +262,21 @@ def _largest_class(tensor: Tensor) -> int:
             "one_hot: num_classes=-1 means 'the largest value + 1', but a meta tensor has no "
             f"values; pass num_classes, e.g. one_hot(labels, num_classes=10) (input shape "
             f"{fmt(tensor.shape)})") from None
+
+
+# More activations, vector similarity and channel dropout, each in a file of its own.
+from .activation_functions import (  # noqa: E402, F401
+    elu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    logsigmoid,
+    mish,
+    prelu,
+    relu6,
+    selu,
+    softplus,
+    softsign,
+)
+from .channel_dropout import dropout2d  # noqa: E402, F401
+from .similarity import cosine_similarity, normalize  # noqa: E402, F401
