@@ -69,6 +69,7 @@ EDGE_CALLS = {
     "relu6": lambda F, x: F.relu6(x),
     "hardtanh": lambda F, x: F.hardtanh(x),
     "hardtanh_bounds": lambda F, x: F.hardtanh(x, -3, 3.0),
+    "hardtanh_zero_max": lambda F, x: F.hardtanh(x, -2.0, 0.0),
     "hardsigmoid": lambda F, x: F.hardsigmoid(x),
     "hardswish": lambda F, x: F.hardswish(x),
     "logsigmoid": lambda F, x: F.logsigmoid(x),
