@@ -183,6 +183,10 @@ def test_errors_read_the_same_on_cpu_and_meta():
     check_same_error_on_cpu_and_meta(lambda x: F.relu6(x.bool()), RuntimeError,
                                      "Bool inputs not supported for hardtanh")
     check_same_error_on_cpu_and_meta(
+        lambda x: F.hardtanh(x.to(mt.uint8)), RuntimeError,
+        "cannot do hardtanh on an unsigned type with negative limits (min_val=-1.0, "
+        "max_val=1.0, input dtype torch.uint8)")
+    check_same_error_on_cpu_and_meta(
         lambda x: F.mish(x.int()), TypeError,
         "mish: expected a floating-point tensor, got dtype torch.int32; convert it with .float()")
 
