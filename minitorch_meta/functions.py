@@ -544,6 +544,8 @@ def _index_tensor(op: str, index):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}; "
                         "make one with torch.tensor(..., dtype=torch.long)")
     return index
+
+
 def cumsum(input, dim: int, *, dtype=None):
     """The running sum of ``input`` along ``dim``; integer and bool inputs sum in int64
     unless ``dtype`` (converted to first) says otherwise."""
@@ -599,7 +601,31 @@ def einsum(*args):
             raise TypeError(f"einsum(): expected Tensor as element {k} in argument 1 (the "
                             f"operands), but got {type(operand).__name__}")
     return Einsum(equation=equation)(*operands)
+
+
 def erf(input):
     """The error function ``2/sqrt(pi) * integral_0^x exp(-t²) dt``, elementwise (integer
     inputs give float32)."""
     return activations.Erf()(input)
+
+
+def selu(input):
+    """Scaled ELU with PyTorch's fixed ``alpha`` and ``scale`` (``grad_fn``: ``EluBackward0``)."""
+    from .ops.activations import SELU_ALPHA, SELU_SCALE, Elu
+
+    return Elu(SELU_ALPHA, SELU_SCALE)(input)
+
+
+def prelu(input, weight):
+    """``input`` where positive, else ``weight * input``, one slope per channel (dim 1)."""
+    from .ops.prelu import Prelu, check_weight_is_tensor
+
+    check_weight_is_tensor(weight)
+    return Prelu()(input, weight)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    """``<x1, x2> / (max(|x1|, eps) * max(|x2|, eps))`` along ``dim``, after broadcasting."""
+    from .ops.cosine_similarity import CosineSimilarity
+
+    return CosineSimilarity(dim=dim, eps=eps)(x1, x2)

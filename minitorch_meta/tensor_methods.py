@@ -77,6 +77,7 @@ class TensorMethods:
     tanh, sigmoid, softmax, log_softmax = F.tanh, F.sigmoid, F.softmax, F.log_softmax
     erf = F.erf
     maximum, minimum = F.maximum, F.minimum
+    prelu = F.prelu
     clamp, clip, clamp_min, clamp_max = F.clamp, F.clip, F.clamp_min, F.clamp_max
 
     def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names

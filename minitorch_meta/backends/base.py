@@ -47,6 +47,9 @@ reductions
     sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
 linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
+    qr(a) -> (q, r)             reduced QR of a 2-D ``(m, n)`` array: ``q`` ``(m, k)`` with
+                                orthonormal columns, ``r`` ``(k, n)`` upper triangular,
+                                ``k = min(m, n)`` (``nn.init.orthogonal_``)
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
                                 (``copy``: a new array in C order, whatever ``a``'s layout)
@@ -139,6 +142,7 @@ class Backend:
     def argsort(self, a, axis, descending): self._missing("argsort")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
     def matmul(self, a, b): self._missing("matmul")
+    def qr(self, a): self._missing("qr")
     def reshape(self, a, shape): self._missing("reshape")
     def transpose(self, a, axes): self._missing("transpose")
     def astype(self, a, dtype): self._missing("astype")

@@ -175,6 +175,10 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
             return self.xp.dot(a, b)
         return self.xp.matmul(a, b)
 
+    def qr(self, a):
+        # LAPACK's geqrf/orgqr in NumPy, cuSOLVER in CuPy; both keep float32 as float32.
+        return self.xp.linalg.qr(a, mode="reduced")
+
     # -- layout and indexing ---------------------------------------------------------
     def reshape(self, a, shape):
         return a.reshape(shape)

@@ -9,6 +9,7 @@ from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
+from .channel_dropout import Dropout2d
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv2d
 from .dropout import Dropout
@@ -28,10 +29,25 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
+from .more_activations import (
+    ELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LogSigmoid,
+    Mish,
+    PReLU,
+    ReLU6,
+    Softmax2d,
+    Softplus,
+    Softsign,
+)
 from .normalization import LayerNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
+from .similarity import CosineSimilarity
 from .upsampling import Upsample
 
 __all__ = [
@@ -47,6 +63,8 @@ __all__ = [
     "functional", "init",
     "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "Upsample", "ZeroPad2d",
     "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",
+    "CosineSimilarity", "Dropout2d", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
+    "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softplus", "Softsign",
 ]
 
 

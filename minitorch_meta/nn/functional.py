@@ -354,3 +354,21 @@ def _embedding_rows(weight: Tensor) -> int:
     """The weight's number of rows (its shape is checked by the op; 0 if it has none)."""
     shape = weight.shape
     return shape[0] if shape else 0
+
+
+# More activations, vector similarity and channel dropout, each in a file of its own.
+from .activation_functions import (  # noqa: E402, F401
+    elu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    logsigmoid,
+    mish,
+    prelu,
+    relu6,
+    selu,
+    softplus,
+    softsign,
+)
+from .channel_dropout import dropout2d  # noqa: E402, F401
+from .similarity import cosine_similarity, normalize  # noqa: E402, F401

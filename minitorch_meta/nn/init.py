@@ -9,7 +9,10 @@ from __future__ import annotations
 import math
 import warnings
 
+from .. import functions
 from ..autograd import no_grad
+from ..factories import eye
+from ..ops.qr import Qr
 from ..tensor import Tensor
 
 _LINEAR_LIKE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -132,3 +135,92 @@ def default_layer_init_(weight: Tensor, bias: Tensor | None) -> None:
         fan_in, _ = _calculate_fan_in_and_fan_out(weight)
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         uniform_(bias, -bound, bound)
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator=None) -> Tensor:
+    """Fill with samples of N(mean, std²) restricted to ``[a, b]``, by PyTorch 2.13's
+    rejection methods: normal draws outside the bounds are redrawn when ``[a, b]`` holds more
+    than 30% of the mass; otherwise uniform draws on ``[a, b]`` are accepted with probability
+    ``pdf(x) / pdf(mode)``. A no-op on meta (no data to fill).
+
+    Warns (UserWarning) when ``mean`` is more than 2 ``std`` from ``[a, b]``, as PyTorch does.
+    """
+    if tensor.is_meta:
+        return tensor
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                      "distribution of values may be incorrect.", stacklevel=2)
+    with no_grad():
+        mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
+        if mass > 0.3:
+            result = _redraw_outside(tensor, mean, std, a, b, generator)
+        else:
+            result = _accept_uniform(tensor, mean, std, a, b, generator)
+        if result is not tensor:
+            tensor.copy_(result)
+    return tensor
+
+
+def _normal_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def _redraw_outside(tensor: Tensor, mean, std, a, b, generator) -> Tensor:
+    """Normal draws, those outside ``[a, b]`` drawn again until none is."""
+    # The bounds in the tensor's dtype, so that the test agrees with the stored values.
+    low, high = (tensor.new_tensor(bound, device="cpu").item() for bound in (a, b))
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = result != result.clamp(low, high)
+        if not outside.any().item():
+            return result
+        fresh = tensor.new_empty(tuple(tensor.shape)).normal_(mean, std, generator=generator)
+        result = functions.where(outside, fresh, result)
+
+
+def _accept_uniform(tensor: Tensor, mean, std, a, b, generator) -> Tensor:
+    """Uniform draws on ``[a, b]``, each kept with probability ``pdf(x) / pdf(mode)``
+    (drawn again otherwise): for a narrow or far-off interval, where normal draws would
+    rarely land in it."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+
+    def draw():
+        candidates = tensor.new_empty(tuple(tensor.shape)).uniform_(a, b, generator=generator)
+        log_ratio = ((candidates - mean) / std) ** 2 * -0.5 - log_peak
+        coin = tensor.new_empty(tuple(tensor.shape)).uniform_(generator=generator)
+        return candidates, coin.log() > log_ratio  # True: rejected
+
+    result, pending = draw()
+    while pending.any().item():
+        candidates, rejected = draw()
+        result = functions.where(pending, candidates, result)
+        pending = functions.where(pending, rejected, pending)
+    return result
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times ``gain`` (Saxe et al., 2013), as PyTorch
+    does: the Q of a QR factorisation of a normal matrix, its signs fixed by R's diagonal;
+    dimensions after the first are flattened. A no-op on meta and on empty tensors.
+
+    Raises:
+        ValueError: the tensor has fewer than 2 dimensions (PyTorch's message).
+    """
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0 or tensor.is_meta:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+        wide = rows < cols
+        q, r = Qr()(flattened.t() if wide else flattened)
+        diagonal = (r * eye(r.shape[0], dtype=r.dtype, device=r.device)).sum(0)
+        # multiplying by the signs of R's diagonal makes Q unique (uniformly distributed)
+        q = q * (1 - 2 * (diagonal < 0))
+        tensor.copy_((q.t() if wide else q).reshape(tuple(tensor.shape)))
+        tensor.mul_(gain)
+    return tensor
