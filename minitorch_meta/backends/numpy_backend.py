@@ -9,6 +9,7 @@ import numpy as np
 from ..device import CPU
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
+from .numpy_scatter import scatter_add
 from .xp import XpBackend
 
 # PyTorch computes with IEEE semantics and says nothing when 0/0 gives nan or exp(1000) inf;
@@ -40,4 +41,4 @@ class NumpyBackend(XpBackend):
         pass  # NumPy calls return when their work is done
 
     def scatter_add(self, target, index, values):
-        np.add.at(target, index, values)
+        scatter_add(target, index, values)  # np.add.at, through a flat index where it can

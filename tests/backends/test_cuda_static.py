@@ -141,6 +141,7 @@ def test_the_cupy_only_pieces_exist_in_cupy():
 NUMPY_ALLOWED = {
     "backends/numpy_backend.py": "it is the NumPy backend",
     "backends/numpy_minmax.py": "a kernel of the NumPy backend's alone (CuPy needs no such help)",
+    "backends/numpy_scatter.py": "the NumPy backend's scatter-add (CuPy has cupyx.scatter_add)",
     "backends/meta.py": "NumPy dtypes and broadcast_shapes describe shapes, no data",
     "dtypes.py": "our dtypes wrap NumPy dtype objects",
     "ops/shapes.py": "shape rules use NumPy only on shapes and zero-size stand-ins",
