@@ -2,11 +2,13 @@
 (the last 1 to 3 dims), with PyTorch's rules; negative pads crop.
 
 ``ConstantPadNd`` writes the (cropped) input into a tensor filled with the value, and its
-backward reads the same window of the gradient back. The other modes are gathers: for
-each padded axis, the input position every output position reads, as a small int64
-array, one advanced index for all axes together. Their backward adds the gradient back
-through the same index (``index_add``: a reflected or replicated position is read
-several times).
+backward reads the same window of the gradient back. The other modes are slice copies:
+each padded axis is cut into runs of output positions (an edge, the middle, the other
+edge), each reading a slice of the input (reversed for a reflected edge, one element
+repeated for a replicated one), and the output is one copy per combination of runs (9 in
+2-D), far cheaper than a gather through index arrays. Backward adds each block's gradient
+back into its input slice, blocks in the output's row-major order, so that every input
+element sums its gradients in the order a scatter-add through the positions would.
 """
 
 from __future__ import annotations

@@ -3,11 +3,14 @@ interpolation (``F.interpolate``), with PyTorch's source-index formulas.
 
 For each resized axis the op computes, from sizes alone, which input positions each output
 position reads and with what weights, as small arrays of the output's length, in the
-input's float dtype as PyTorch's CPU kernels compute them. Nearest modes are then one
-gather; linear modes are separable: the width is interpolated first (two weighted taps),
-then the height, in PyTorch's order of operations. Backward adds the weighted gradient back
-through the same indices (``index_add``, a scatter-add: an input position feeds several
-outputs), axis by axis in reverse.
+input's float dtype as PyTorch's CPU kernels compute them. A nearest mode whose every axis
+grows by a whole number ``s`` with an exact step reads ``o // s``: the output is one
+broadcast write and the gradient a sum of the ``s`` copies (in output order); other nearest
+cases are one gather. Linear modes are separable: the width is interpolated first, then
+the height, each as a product with a small (out, in) matrix holding the two weights of
+every row (BLAS; backward the transposed product), or, for a long axis or non-finite data,
+as two weighted taps gathered in PyTorch's order of operations, whose backward adds the
+weighted gradient back through the same indices (``index_add``, a scatter-add).
 """
 
 from __future__ import annotations
@@ -300,10 +303,11 @@ def _repeat_backward(backend, gy, repeats: tuple, shape: tuple):
 
 #: Interpolating an axis as a product with its (out, in) matrix costs ``in`` multiply-adds
 #: per output instead of two, in BLAS calls instead of gathers and scatter-adds. Measured
-#: on the CPU (docs/benchmarks.md, "Resizing ops"), it pays up to 48 -> 96 and 64 -> 48
-#: and is 2x slower from 64 -> 96 on (an inner axis takes one GEMM per plane, and larger
-#: ones start OpenBLAS's threads on every call): so up to this many matrix entries.
-MATMUL_MAX_ENTRIES = 48 * 96
+#: on the CPU (docs/benchmarks.md, "Resizing ops"): 32 -> 64 and 48 -> 96 take 0.6-0.85 of
+#: the gathers' time; 64 -> 24 is even (forward alone: 2x slower); 64 -> 96 and 64 -> 128
+#: are 2x slower (an inner axis takes one GEMM per plane, and larger ones start OpenBLAS's
+#: threads on every call). So a matrix serves axes of at most these sizes.
+MATMUL_MAX_INPUTS, MATMUL_MAX_OUTPUTS = 48, 96
 
 
 def _all_finite(backend, a) -> bool:
@@ -320,13 +324,13 @@ _SAME = "same"
 def _linear_plan(backend, x, taps, in_sizes, out_sizes, math_dtype) -> list:
     """How to interpolate each axis: ``_SAME`` (its size is kept: the taps give ``x``
     itself), its (out, in) interpolation matrix (two weights per row), or None for the
-    two-tap gathers (a matrix over ``MATMUL_MAX_ENTRIES``).
+    two-tap gathers (an axis over ``MATMUL_MAX_INPUTS`` or ``MATMUL_MAX_OUTPUTS``).
 
     All axes take the gathers when ``x`` is not finite: ``0 * inf`` is NaN, which the taps
     put only where an output reads the inf (as PyTorch's kernel does, even on an axis
     whose size is kept), while a matrix's zeros would spread it along the whole axis.
     """
-    small = [n_in == n_out or n_in * n_out <= MATMUL_MAX_ENTRIES
+    small = [n_in == n_out or (n_in <= MATMUL_MAX_INPUTS and n_out <= MATMUL_MAX_OUTPUTS)
              for n_in, n_out in zip(in_sizes, out_sizes)]
     if not any(small) or not _all_finite(backend, x):
         return [None] * len(taps)

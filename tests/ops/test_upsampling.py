@@ -47,10 +47,12 @@ CASES += [
          [Arg((1, 2, 3, 2))]),
     # ... or, where the step 1 / s is not exact (s = 3 for nearest), the gather
     Case("nearest_2d_x3", _up(scale_factor=3), [Arg((1, 2, 3, 2))]),
-    # a matrix per axis up to 48 x 96 entries, the two-tap gathers above (70 -> 80 wide)
+    # a matrix per axis up to 48 inputs and 96 outputs, the two-tap gathers above
     Case("bilinear_wide_axis_gathers", _up(size=(3, 80), mode="bilinear"), [Arg((1, 1, 2, 70))]),
     Case("linear_long_axis_gathers", _up(size=50, mode="linear", align_corners=True),
          [Arg((1, 1, 100))]),
+    Case("bilinear_many_outputs_gather", _up(size=(97, 3), mode="bilinear"),
+         [Arg((1, 1, 4, 2))]),
     Case("bilinear_then_mean", lambda T, F, a: F.interpolate(a, scale_factor=2, mode="bilinear",
                                                              align_corners=False).mean(),
          [Arg(S4)]),
@@ -210,15 +212,18 @@ def test_errors_match_torchs_type_and_start():
 
 @pytest.mark.parametrize("size", [(2, 5), (4, 3), (2, 3), (4, 80)])
 @pytest.mark.parametrize("bad", [float("inf"), float("nan")])
-def test_a_non_finite_value_stays_where_torch_puts_it(size, bad, device):
+@pytest.mark.parametrize("where", ["input", "gradient"])
+def test_a_non_finite_value_stays_where_torch_puts_it(size, bad, where, device):
     # A matrix product would multiply inf or NaN by the zeros of every row and spread NaN
     # along the whole axis; PyTorch's two taps put it only where an output reads it (even
     # on an axis whose size is kept: 0 * inf). The gradient too.
     torch = pytest.importorskip("torch")
     data = np.arange(2 * 3 * 2 * 3, dtype=np.float32).reshape(2, 3, 2, 3)
-    data[1, 2, 1, 1] = bad
     upstream = np.ones((2, 3) + size, np.float32)
-    upstream[0, 1, 1, 0] = bad
+    if where == "input":
+        data[1, 2, 1, 1] = bad
+    else:
+        upstream[0, 1, 1, 0] = bad
     ours = mt.tensor(data, device=device, requires_grad=True)
     theirs = torch.tensor(data, requires_grad=True)
     y = mt.nn.functional.interpolate(ours, size=size, mode="bilinear")
