@@ -54,7 +54,8 @@ class Upsample(Function):
     inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around ``o * (in - 1) /
     (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor`` when a scale
     factor is given and ``recompute_scale_factor`` is not True, else ``in / out``; an axis
-    whose size does not change is copied by the linear modes, as in PyTorch.
+    whose size does not change reads each input with weight 1 and its neighbour with weight
+    0, as in PyTorch (a copy of finite values; an inf there gives NaN).
 
     Shape:
         ``(N, C, *in_sizes)`` -> ``(N, C, *out_sizes)``; dtype kept (float32, float64, and
