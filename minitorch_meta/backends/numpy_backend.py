@@ -10,6 +10,7 @@ from ..device import CPU
 from . import numpy_erf
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
+from .numpy_scatter import scatter_add
 from .xp import XpBackend
 
 # PyTorch computes with IEEE semantics and says nothing when 0/0 gives nan or exp(1000) inf;
@@ -53,7 +54,7 @@ class NumpyBackend(XpBackend):
         return np.minimum.reduce(a, axis=axis, keepdims=keepdims)
 
     def scatter_add(self, target, index, values):
-        np.add.at(target, index, values)
+        scatter_add(target, index, values)  # np.add.at, through a flat index where it can
 
     def einsum(self, equation, *operands):
         # NumPy's einsum is Python code of NumPy's: its floating-point warnings (inf * 0)

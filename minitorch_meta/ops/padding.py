@@ -2,15 +2,18 @@
 (the last 1 to 3 dims), with PyTorch's rules; negative pads crop.
 
 ``ConstantPadNd`` writes the (cropped) input into a tensor filled with the value, and its
-backward reads the same window of the gradient back. The other modes are gathers: for
-each padded axis, the input position every output position reads, as a small int64
-array, one advanced index for all axes together. Their backward adds the gradient back
-through the same index (``index_add``: a reflected or replicated position is read
-several times).
+backward reads the same window of the gradient back. The other modes are slice copies:
+each padded axis is cut into runs of output positions (an edge, the middle, the other
+edge), each reading a slice of the input (reversed for a reflected edge, one element
+repeated for a replicated one), and the output is one copy per combination of runs (9 in
+2-D), far cheaper than a gather through index arrays. Backward adds each block's gradient
+back into its input slice, blocks in the output's row-major order, so that every input
+element sums its gradients in the order a scatter-add through the positions would.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from .. import dtypes
@@ -154,7 +157,9 @@ class IndexPad(Function):
             self._check_reflect_replicate(x._dtype, shape, pairs)
             self.reads = [(b, shape[d] + b + a) for d, (b, a) in zip(axes, pairs)]
         # each axis's reads end with its output size
-        return tuple(shape[:len(shape) - k]) + tuple(r[-1] for r in self.reads), x._dtype
+        self.out_shape = tuple(shape[:len(shape) - k]) + tuple(r[-1] for r in self.reads)
+        self.out_dtype = x._dtype
+        return self.out_shape, x._dtype
 
     def _check_reflect_replicate(self, dtype, shape, pairs) -> None:
         k, mode = len(pairs), self.mode
@@ -187,24 +192,34 @@ class IndexPad(Function):
                                f"{full} (pad: padding {self.pad} for input shape {fmt(shape)})")
 
     def forward(self, backend, x):
-        index = self._index(backend, x.shape)
-        if self.recording:
-            self.index = index
-        return backend.getitem(x, index)
-
-    def _index(self, backend, shape) -> tuple:
-        """One int64 array per padded axis (the input position each output position reads),
-        shaped to broadcast against the others: ``x[index]`` is the padded input."""
-        k = len(self.reads)
-        index = [Ellipsis]
-        for j, (read, size) in enumerate(zip(self.reads, shape[len(shape) - k:])):
-            positions = _positions(backend, self.mode, read, size)
-            index.append(backend.reshape(positions, (-1,) + (1,) * (k - 1 - j)))
-        return tuple(index)
+        out = backend.empty(self.out_shape, self.out_dtype)
+        for dst, src, _ in self._blocks(x.shape):
+            backend.setitem(out, dst, backend.getitem(x, src))
+        return out
 
     def backward(self, backend, gy):
         shape, dtype = self.input_specs[0]
-        return (backend.index_add(tuple(shape), self.index, gy, dtype),)
+        gx = backend.full(tuple(shape), 0, dtype)
+        # Blocks in row-major order of the output, each adding into zeros: every input
+        # element sums its gradients in the order of the outputs that read it.
+        for dst, src, repeated in self._blocks(shape):
+            g = backend.getitem(gy, dst)
+            if repeated:  # replicate: one input element read along these axes
+                g = backend.sum(g, repeated, True)
+            backend.setitem(gx, src, backend.binary("add", backend.getitem(gx, src), g))
+        return (gx,)
+
+    def _blocks(self, shape):
+        """``(dst, src, repeated)`` for each block of the output: ``out[dst]`` is
+        ``x[src]``, broadcast along the axes ``repeated`` (replicated edges). The blocks are
+        the products of each axis's pieces, in row-major order of the output."""
+        lead = len(shape) - len(self.reads)
+        per_axis = [_pieces(self.mode, read, shape[d]) for d, read in enumerate(self.reads, lead)]
+        for combination in itertools.product(*per_axis):
+            dst = (Ellipsis,) + tuple(piece[0] for piece in combination)
+            src = (Ellipsis,) + tuple(piece[1] for piece in combination)
+            repeated = tuple(d for d, piece in enumerate(combination, lead) if piece[2])
+            yield dst, src, repeated
 
 
 def _check_circular(size: int, before: int, after: int) -> None:
@@ -233,22 +248,38 @@ def _circular_reads(size: int, before: int, after: int) -> tuple:
     return start, kept, max(before, 0), size + before + after
 
 
-def _positions(backend, mode: str, read: tuple, size: int):
-    """The input position each output position reads along one axis (int64)."""
-    int64 = dtypes.int64
+def _pieces(mode: str, read: tuple, size: int) -> list:
+    """One axis of the padded output as runs of consecutive positions, in order:
+    ``(dst, src, repeated)``, where the output slice ``dst`` reads the input slice ``src``
+    (a reversed slice for a reflected edge; one element, ``repeated`` along ``dst``, for a
+    replicated edge)."""
     if mode == "circular":
         start, kept, before, out = read
-        # position - before + kept lies in [0, 3 * kept): two conditional subtractions
-        # reduce it modulo kept (there is no remainder kernel).
-        j = backend.arange(kept - before, kept - before + out, 1, int64)
-        for _ in range(2):
-            j = backend.where(backend.binary("ge", j, kept), backend.binary("sub", j, kept), j)
-        return backend.binary("add", j, start)
-    before, out = read
-    i = backend.arange(-before, -before + out, 1, int64)
-    if mode == "replicate":
-        return backend.binary("minimum", backend.binary("maximum", i, 0), size - 1)
-    # reflect about both edges: |i| for i < 0, 2 (size - 1) - i past the end
-    last = size - 1
-    far = backend.unary("abs", backend.binary("sub", backend.unary("abs", i), last))
-    return backend.binary("sub", backend.full(i.shape, last, int64), far)
+        # The crop [start, start + kept) with its last ``before`` elements in front and its
+        # first ``out - before - kept`` behind.
+        runs = [(0, before, start + kept - before, 1), (before, kept, start, 1),
+                (before + kept, out - before - kept, start, 1)]
+    else:
+        before, out = read
+        # Input position i = o - before for output o, in [-before, size + after): the
+        # edges left of 0 and right of size - 1 read mirrored or repeated positions.
+        lo, hi = -before, out - before
+        left, right = (min(hi, 0), max(lo, size))
+        if mode == "reflect":  # i < 0 reads -i; i >= size reads 2 (size - 1) - i
+            edges = [(lo, left, -lo, -1), (right, hi, 2 * (size - 1) - right, -1)]
+        else:
+            edges = [(lo, left, 0, 0), (right, hi, size - 1, 0)]
+        middle = (max(lo, 0), min(hi, size))
+        runs = [(e[0] + before, e[1] - e[0], e[2], e[3]) for e in
+                (edges[0], middle + (middle[0], 1), edges[1])]
+    return [_piece(*run) for run in runs if run[1] > 0]
+
+
+def _piece(dst_start: int, count: int, src_start: int, step: int) -> tuple:
+    dst = slice(dst_start, dst_start + count)
+    if step == 1:
+        return dst, slice(src_start, src_start + count), False
+    if step == 0:
+        return dst, slice(src_start, src_start + 1), count > 1
+    stop = src_start - count  # a reversed run; a stop of -1 would mean "the last element"
+    return dst, slice(src_start, stop if stop >= 0 else None, -1), False

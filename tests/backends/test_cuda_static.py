@@ -145,6 +145,7 @@ NUMPY_ALLOWED = {
     "backends/numpy_backend.py": "it is the NumPy backend",
     "backends/numpy_minmax.py": "a kernel of the NumPy backend's alone (CuPy needs no such help)",
     "backends/numpy_erf.py": "the NumPy backend's erf (CuPy has cupyx.scipy.special.erf)",
+    "backends/numpy_scatter.py": "the NumPy backend's scatter-add (CuPy has cupyx.scatter_add)",
     "backends/meta.py": "NumPy dtypes and broadcast_shapes describe shapes, no data",
     "dtypes.py": "our dtypes wrap NumPy dtype objects",
     "ops/shapes.py": "shape rules use NumPy only on shapes and zero-size stand-ins",

@@ -181,3 +181,29 @@ def test_errors_match_torchs_type_and_start():
             mt.nn.functional.pad(mt.tensor(data), pad, mode)
         expected = str(theirs.value).split("\n")[0].split(" (")[0]
         assert str(ours.value).startswith(expected), (pad, mode)
+
+
+@pytest.mark.parametrize("mode, numpy_mode", [("reflect", "reflect"), ("circular", "wrap"),
+                                              ("replicate", "edge")])
+@pytest.mark.parametrize("pad", [(1, 1, 1, 1), (3, 0, 2, 4), (9, 2, 0, 11)])
+def test_slice_copies_match_a_gather_and_scatter_add_reference(mode, numpy_mode, pad, device):
+    """Forward equals reading every output's input position; backward equals adding each
+    output's gradient at its position in row-major output order (np.add.at): the same bits
+    for reflect and circular; replicate sums its repeated edges in another order."""
+    rng = np.random.default_rng(3)
+    shape = (2, 3, 12, 13)
+    data = rng.standard_normal(shape).astype(np.float32)
+    rows = np.pad(np.arange(shape[2]), pad[2:], mode=numpy_mode)
+    cols = np.pad(np.arange(shape[3]), pad[:2], mode=numpy_mode)
+    index = (Ellipsis, rows[:, None], cols)
+    gy = rng.standard_normal(shape[:2] + (len(rows), len(cols))).astype(np.float32)
+    expected_gx = np.zeros(shape, np.float32)
+    np.add.at(expected_gx, index, gy)
+    x = mt.tensor(data, device=device, requires_grad=True)
+    y = mt.nn.functional.pad(x, pad, mode)
+    y.backward(mt.tensor(gy, device=device))
+    assert y.detach().cpu().numpy().tobytes() == data[index].tobytes()
+    if mode == "replicate":
+        np.testing.assert_allclose(x.grad.cpu().numpy(), expected_gx, rtol=1e-5, atol=1e-5)
+    else:
+        assert x.grad.cpu().numpy().tobytes() == expected_gx.tobytes()

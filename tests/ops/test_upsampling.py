@@ -40,6 +40,19 @@ CASES += [
     Case("bilinear_same_size_by_scale", _up(scale_factor=1.1, mode="bilinear"), [Arg(S4)]),
     Case("nearest_2d_doubling_by_scale", _up(scale_factor=2.1), [Arg(S4)]),
     Case("bilinear_empty_batch", _up(size=(4, 4), mode="bilinear"), [Arg((0, 2, 3, 3))]),
+    # whole-number scales: a broadcast write (powers of two, or any for nearest-exact) ...
+    Case("nearest_2d_x4", _up(scale_factor=4), [Arg((1, 2, 3, 2))]),
+    Case("nearest_1d_x8_by_size", _up(size=24), [Arg((1, 2, 3))]),
+    Case("nearest_exact_2d_x3_by_2", _up(scale_factor=(3, 2), mode="nearest-exact"),
+         [Arg((1, 2, 3, 2))]),
+    # ... or, where the step 1 / s is not exact (s = 3 for nearest), the gather
+    Case("nearest_2d_x3", _up(scale_factor=3), [Arg((1, 2, 3, 2))]),
+    # a matrix per axis up to 48 inputs and 96 outputs, the two-tap gathers above
+    Case("bilinear_wide_axis_gathers", _up(size=(3, 80), mode="bilinear"), [Arg((1, 1, 2, 70))]),
+    Case("linear_long_axis_gathers", _up(size=50, mode="linear", align_corners=True),
+         [Arg((1, 1, 100))]),
+    Case("bilinear_many_outputs_gather", _up(size=(97, 3), mode="bilinear"),
+         [Arg((1, 1, 4, 2))]),
     Case("bilinear_then_mean", lambda T, F, a: F.interpolate(a, scale_factor=2, mode="bilinear",
                                                              align_corners=False).mean(),
          [Arg(S4)]),
@@ -195,3 +208,54 @@ def test_errors_match_torchs_type_and_start():
         with pytest.raises(type(theirs.value)) as ours:
             mt.nn.functional.interpolate(mt.tensor(data), **kwargs)
         assert str(ours.value) == str(theirs.value), kwargs
+
+
+@pytest.mark.parametrize("size", [(2, 5), (4, 3), (2, 3), (4, 80)])
+@pytest.mark.parametrize("bad", [float("inf"), float("nan")])
+@pytest.mark.parametrize("where", ["input", "gradient"])
+def test_a_non_finite_value_stays_where_torch_puts_it(size, bad, where, device):
+    # A matrix product would multiply inf or NaN by the zeros of every row and spread NaN
+    # along the whole axis; PyTorch's two taps put it only where an output reads it (even
+    # on an axis whose size is kept: 0 * inf). The gradient too.
+    torch = pytest.importorskip("torch")
+    data = np.arange(2 * 3 * 2 * 3, dtype=np.float32).reshape(2, 3, 2, 3)
+    upstream = np.ones((2, 3) + size, np.float32)
+    if where == "input":
+        data[1, 2, 1, 1] = bad
+    else:
+        upstream[0, 1, 1, 0] = bad
+    ours = mt.tensor(data, device=device, requires_grad=True)
+    theirs = torch.tensor(data, requires_grad=True)
+    y = mt.nn.functional.interpolate(ours, size=size, mode="bilinear")
+    ref = torch.nn.functional.interpolate(theirs, size=size, mode="bilinear")
+    np.testing.assert_allclose(y.detach().cpu().numpy(), ref.detach().numpy(), rtol=1e-6)
+    y.backward(mt.tensor(upstream, device=device))
+    ref.backward(torch.tensor(upstream))
+    np.testing.assert_allclose(ours.grad.cpu().numpy(), theirs.grad.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+@pytest.mark.parametrize("scale", [2, 3, 4])
+def test_whole_number_scales_give_the_gathers_bits(mode, scale, device):
+    """Values are copies; each input's gradient adds its outputs' in row-major order, as
+    a scatter-add through the nearest index does (np.add.at here)."""
+    rng = np.random.default_rng(4)
+    data = rng.standard_normal((2, 3, 5, 4)).astype(np.float32)
+    x = mt.tensor(data, device=device, requires_grad=True)
+    y = mt.nn.functional.interpolate(x, scale_factor=scale, mode=mode)
+    gy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
+    y.backward(mt.tensor(gy, device=device))
+    rows, cols = np.arange(5 * scale) // scale, np.arange(4 * scale) // scale
+    index = (Ellipsis, rows[:, None], cols)
+    expected_gx = np.zeros(data.shape, np.float32)
+    np.add.at(expected_gx, index, gy)
+    assert y.detach().cpu().numpy().tobytes() == data[index].tobytes()
+    assert x.grad.cpu().numpy().tobytes() == expected_gx.tobytes()
+
+
+def test_an_unchanged_size_is_a_copy(device):
+    x = mt.tensor([[[[-0.0, 1.5], [2.0, -3.0]]]], device=device, requires_grad=True)
+    y = mt.nn.functional.interpolate(x, size=(2, 2), mode="bilinear")
+    assert y.detach().cpu().numpy().tobytes() == x.detach().cpu().numpy().tobytes()
+    y.detach()[0, 0, 0, 0] = 7.0  # its own storage
+    assert x.tolist()[0][0][0][0] == 0.0
