@@ -2,12 +2,14 @@
 
 - ``grad_mode.py``: whether ops record graphs (``no_grad``, ``enable_grad``, ...);
 - ``engine.py``: the walk of a ``grad_fn`` graph from outputs to inputs;
-- ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk.
+- ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk;
+- ``function.py``: ``Function``, custom differentiable ops written with tensors.
 """
 
 from __future__ import annotations
 
 from .engine import AccumulateGrad
+from .function import Function
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -19,4 +21,5 @@ from .grad_mode import (
 from .gradients import backward, grad
 
 __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode",
-           "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled"]
+           "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
+           "Function"]

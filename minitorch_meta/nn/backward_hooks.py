@@ -7,7 +7,7 @@ A module with backward hooks runs its forward between identity graph nodes:
   feed one ``_GatherNode`` whose edges are the inputs' original edges.
 
 The engine sends one gradient per node, so the gather node receives the input gradients
-as ``_Slots`` (position -> array) and merges them through ``_SLOT_MERGER``, which stands in
+as ``Slots`` (position -> array) and merges them through ``SLOT_MERGER``, which stands in
 as its backend (the engine adds gradients meeting at a node with ``backend.binary``). When
 every input gradient has arrived the hooks run once, may replace ``grad_input``, and the
 gradients continue to the inputs. If no input requires grad, the hooks run as soon as the
@@ -16,29 +16,12 @@ output gradients are known, with ``grad_input`` all None, as in PyTorch.
 
 from __future__ import annotations
 
+from ..autograd.slots import SLOT_MERGER as _SLOT_MERGER
+from ..autograd.slots import Slots as _Slots
 from ..ops.function import _edge
 from ..tensor import Tensor
 
 _NODE_NAME = "BackwardHookFunctionBackward"
-
-
-class _Slots:
-    """Gradients for some inputs of a gather node, by position."""
-
-    __slots__ = ("grads",)
-
-    def __init__(self, grads: dict):
-        self.grads = grads
-
-
-class _SlotMerger:
-    """The gather node's stand-in backend: 'adding' two partial slot sets merges them."""
-
-    def binary(self, name, a: _Slots, b: _Slots) -> _Slots:
-        return _Slots({**a.grads, **b.grads})
-
-
-_SLOT_MERGER = _SlotMerger()
 
 
 class BackwardHook:
