@@ -8,7 +8,20 @@ from . import functional as F
 from .module import Module
 
 
-class ReLU(Module):
+class InplaceActivation(Module):
+    """Base of the layers whose only argument is ``inplace``. It is accepted for
+    compatibility and shown in the repr when True, as PyTorch's; the result is always a new
+    tensor (minitorch_meta has no in-place autograd ops)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU(InplaceActivation):
     """``max(x, 0)`` elementwise. ``inplace`` is accepted for compatibility; the result is
     always a new tensor (minitorch_meta has no in-place autograd ops).
 
@@ -16,15 +29,8 @@ class ReLU(Module):
         unchanged.
     """
 
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
     def forward(self, input: Tensor) -> Tensor:
         return F.relu(input)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class LeakyReLU(Module):
@@ -125,7 +131,7 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(Module):
+class SiLU(InplaceActivation):
     """``x * sigmoid(x)`` elementwise (swish). ``inplace`` is accepted for compatibility; as
     with ``ReLU``, the result is always a new tensor.
 
@@ -133,12 +139,5 @@ class SiLU(Module):
         unchanged.
     """
 
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
     def forward(self, input: Tensor) -> Tensor:
         return F.silu(input)
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""

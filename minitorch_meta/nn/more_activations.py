@@ -16,20 +16,10 @@ from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
 from . import activation_functions as A
 from . import functional as F
+from .activation import InplaceActivation
 from .init import constant_
 from .module import Module
 from .parameter import Parameter
-
-
-class _Inplace(Module):
-    """A layer whose only argument is ``inplace``; PyTorch's repr shows it when True."""
-
-    def __init__(self, inplace: bool = False) -> None:
-        super().__init__()
-        self.inplace = inplace
-
-    def extra_repr(self) -> str:
-        return "inplace=True" if self.inplace else ""
 
 
 class Softplus(Module):
@@ -68,7 +58,7 @@ class ELU(Module):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
-class SELU(_Inplace):
+class SELU(InplaceActivation):
     """Scaled ELU with PyTorch's fixed constants (self-normalising networks).
 
     Shape:
@@ -133,7 +123,7 @@ class ReLU6(Hardtanh):
         return "inplace=True" if self.inplace else ""
 
 
-class Hardsigmoid(_Inplace):
+class Hardsigmoid(InplaceActivation):
     """``min(max(x + 3, 0), 6) / 6``; PyTorch's repr never shows ``inplace``.
 
     Shape:
@@ -169,7 +159,7 @@ class LogSigmoid(Module):
         return A.logsigmoid(input)
 
 
-class Mish(_Inplace):
+class Mish(InplaceActivation):
     """``x * tanh(softplus(x))``.
 
     Shape:
