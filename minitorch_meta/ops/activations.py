@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from .. import dtypes
-from .elementwise import Unary, _python_number
+from .elementwise import Unary, _python_number, logistic
 from .function import Function
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -160,10 +160,7 @@ class Silu(_FloatingActivation):
     op_name, backward_name, kernel_name = "silu", "SiluBackward0", "silu_cpu"
 
     def forward(self, backend, x):
-        one = x.dtype.type(1)
-        # exp(-x) overflows to inf for very negative x, and 1 / inf is the right 0
-        sigmoid = backend.binary("div", one, backend.binary(
-            "add", one, backend.unary("exp", backend.unary("neg", x))))
+        sigmoid = logistic(backend, x)
         if self.recording:
             self.x, self.sigmoid = x, sigmoid
         return backend.binary("mul", x, sigmoid)
@@ -311,8 +308,7 @@ class Mish(Unary):
     def backward(self, backend, gy):
         # tanh(sp(x)) + x * sigmoid(x) * (1 - tanh(sp(x))^2)
         x, t, one = self.x, self.t, gy.dtype.type(1)
-        sigmoid = backend.binary("div", one, backend.binary(
-            "add", one, backend.unary("exp", backend.unary("neg", x))))
+        sigmoid = logistic(backend, x)
         tail = backend.binary("mul", backend.binary("mul", x, sigmoid),
                               backend.binary("sub", one, backend.binary("mul", t, t)))
         return (backend.binary("mul", gy, backend.binary("add", t, tail)),)

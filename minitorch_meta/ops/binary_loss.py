@@ -16,6 +16,7 @@ import struct
 from .. import dtypes
 from ..autograd import is_grad_enabled
 from . import shapes
+from .elementwise import logistic
 from .function import Function
 from .loss import _check_reduction, _reduce
 from .shapes import ShapeError, fmt
@@ -195,8 +196,7 @@ class BinaryCrossEntropyWithLogits(_BinaryLoss):
         one, zero = x.dtype.type(1), x.dtype.type(0)
         gx = gt = None
         if self.needs_input_grad[0]:
-            sigmoid = backend.binary("div", one, backend.binary(
-                "add", one, backend.unary("exp", backend.unary("neg", x))))
+            sigmoid = logistic(backend, x)
             if pw is None:  # sigmoid(x) - t
                 gx = backend.binary("sub", sigmoid, t)
             else:  # (p t + 1 - t) sigmoid(x) - p t

@@ -307,14 +307,21 @@ class Sigmoid(Unary):
     saved_for_backward = ("output",)
 
     def compute(self, backend, x):
-        one = x.dtype.type(1)
-        return backend.binary("div", one, backend.binary(
-            "add", one, backend.unary("exp", backend.unary("neg", x))))
+        return logistic(backend, x)
 
     def backward(self, backend, gy):  # sigmoid * (1 - sigmoid)
         one = self.out.dtype.type(1)
         return (backend.binary("mul", gy, backend.binary(
             "mul", self.out, backend.binary("sub", one, self.out))),)
+
+
+def logistic(backend, x):
+    """``1 / (1 + exp(-x))`` on a float array: sigmoid's forward, and the factor in the
+    backward of silu, mish and the logit losses. For very negative ``x``, ``exp(-x)``
+    overflows to inf and ``1 / inf`` is the right 0."""
+    one = x.dtype.type(1)
+    return backend.binary("div", one, backend.binary(
+        "add", one, backend.unary("exp", backend.unary("neg", x))))
 
 
 class Relu(Unary):
