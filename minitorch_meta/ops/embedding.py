@@ -10,6 +10,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .gather import index_bounds
 
 _INDEX_DTYPES = {dtypes.int64: "Long", dtypes.int32: "Int"}
 # PyTorch's names of the other dtypes in its dtype error
@@ -69,13 +70,10 @@ class Embedding(Function):
 
     def _check_range(self, backend, flat) -> None:
         """Raise IndexError for an index outside the table (NumPy would wrap a negative one,
-        CuPy any). On cuda this reads one number back: the check synchronises."""
-        outside = backend.binary("maximum", backend.binary("lt", flat, 0),
-                                 backend.binary("ge", flat, self.rows))
-        if int(backend.to_numpy(backend.sum(outside, None, False))) == 0:
+        CuPy any), from its bounds (``gather.index_bounds``, which synchronises on cuda)."""
+        low, high = index_bounds(backend, flat)
+        if 0 <= low and high < self.rows:
             return
-        low = int(backend.to_numpy(backend.min(flat, None, False)))
-        high = int(backend.to_numpy(backend.max(flat, None, False)))
         raise IndexError(f"index out of range in self: embedding indices must be in [0, "
                          f"{self.rows - 1}] for a weight of {self.rows} rows (num_embeddings), "
                          f"but they range from {low} to {high}")

@@ -133,9 +133,14 @@ def check_range(backend, op: str, index, size: int, axis: int) -> None:
     with its own message. On CUDA this reads two numbers back to the host."""
     if index.size == 0:
         return
-    low = int(backend.to_numpy(backend.min(index, None, False)))
-    high = int(backend.to_numpy(backend.max(index, None, False)))
-    for value in (low, high):
+    for value in index_bounds(backend, index):
         if not 0 <= value < size:
             raise RuntimeError(f"{op}(): index {value} is out of bounds for dimension {axis} "
                                f"with size {size}")
+
+
+def index_bounds(backend, index) -> tuple:
+    """The smallest and the largest position in a non-empty ``index``, as Python ints read
+    back to the host (two numbers: on CUDA the check synchronises)."""
+    return (int(backend.to_numpy(backend.min(index, None, False))),
+            int(backend.to_numpy(backend.max(index, None, False))))
