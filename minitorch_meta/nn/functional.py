@@ -18,7 +18,7 @@ from ..ops import conv as conv_ops
 from ..ops import embedding as embedding_ops
 from ..ops import layer_norm as layer_norm_ops
 from ..ops import one_hot as one_hot_ops
-from ..ops.shapes import ShapeError, fmt
+from ..ops.shapes import ShapeError, fmt, int_tuple_argument
 from ..tensor import Tensor
 from .batchnorm import batch_norm as batch_norm  # composed of ops; lives beside its layers
 from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
@@ -281,21 +281,10 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         TypeError: ``normalized_shape`` is not a tuple, list or Size of ints.
         ShapeError: the shapes do not fit (see ``ops.layer_norm.LayerNorm``).
     """
-    normalized_shape = _int_tuple("layer_norm", "normalized_shape", 2, normalized_shape)
+    normalized_shape = int_tuple_argument("layer_norm", "normalized_shape", 2,
+                                          normalized_shape)
     return layer_norm_ops.LayerNorm(normalized_shape=normalized_shape, eps=eps)(
         input, weight, bias)
-
-
-def _int_tuple(op: str, name: str, position: int, value) -> tuple:
-    """``value`` (a tuple, list or Size of ints) as a tuple, with PyTorch's TypeError."""
-    if not isinstance(value, (tuple, list)):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
-                        f"ints, not {type(value).__name__}")
-    for i, item in enumerate(value):
-        if isinstance(item, bool) or not hasattr(item, "__index__"):
-            raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
-                            f"ints, but found element of type {type(item).__name__} at pos {i}")
-    return tuple(item.__index__() for item in value)
 
 
 def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:

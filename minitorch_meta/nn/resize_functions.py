@@ -12,6 +12,7 @@ from numbers import Integral, Real
 
 from ..ops import padding as padding_ops
 from ..ops import upsampling
+from ..ops.shapes import int_tuple_argument
 from ..tensor import Tensor
 
 
@@ -31,24 +32,13 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         unknown mode or a length the mode cannot pad; RuntimeError for PyTorch's size rules
         (see ``ops/padding.py``).
     """
-    pads = _int_tuple(pad)
+    pads = int_tuple_argument("pad", "pad", 2, pad)
     if mode not in padding_ops.MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode} (expected one of "
                                   f"{', '.join(padding_ops.MODES)})")
     if mode == "constant":
         return padding_ops.ConstantPadNd(pad=pads, value=value)(input)
     return padding_ops.IndexPad(pad=pads, mode=mode, value=value)(input)
-
-
-def _int_tuple(pad) -> tuple:
-    if not isinstance(pad, (tuple, list)):
-        raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, not "
-                        f"{type(pad).__name__}")
-    for position, item in enumerate(pad):
-        if not isinstance(item, Integral):
-            raise TypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but "
-                            f"found element of type {type(item).__name__} at pos {position}")
-    return tuple(int(item) for item in pad)
 
 
 _INTERPOLATING = "linear | bilinear | bicubic | trilinear"

@@ -77,6 +77,20 @@ def normalize_dim(op: str, dim: int, ndim: int) -> int:
     return dim % ndim if ndim else 0
 
 
+def int_tuple_argument(op: str, name: str, position: int, value) -> tuple:
+    """``value`` (a tuple, list or Size of ints; not bools) as a tuple of ints, with
+    PyTorch's TypeError for anything else (``layer_norm``'s ``normalized_shape``,
+    ``pad``'s ``pad``)."""
+    if not isinstance(value, (tuple, list)):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
+                        f"ints, not {type(value).__name__}")
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not hasattr(item, "__index__"):
+            raise TypeError(f"{op}(): argument '{name}' (position {position}) must be tuple of "
+                            f"ints, but found element of type {type(item).__name__} at pos {i}")
+    return tuple(item.__index__() for item in value)
+
+
 def given_dims(op: str, dim) -> tuple:
     """A reduction's ``dim`` as the tuple of ints it lists (None: none), refusing non-ints."""
     dims = () if dim is None else tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)

@@ -119,6 +119,8 @@ def _p(*args, **kwargs):
     (_p(2), TypeError, "pad(): argument 'pad' (position 2) must be tuple of ints, not int"),
     (_p((1.5, 1)), TypeError, "pad(): argument 'pad' (position 2) must be tuple of ints, but "
                               "found element of type float at pos 0"),
+    (_p((True, 1)), TypeError, "pad(): argument 'pad' (position 2) must be tuple of ints, but "
+                               "found element of type bool at pos 0"),  # as PyTorch
     (_p((1, 1), "foo"), NotImplementedError,
      "Unrecognised padding mode foo (expected one of constant, reflect, replicate, circular)"),
     (_p((1, 1), "reflect", 2.0), RuntimeError,
