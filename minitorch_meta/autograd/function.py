@@ -17,6 +17,7 @@ each output gets its own identity node (``_OutputNode``) that passes its gradien
 
 from __future__ import annotations
 
+from ..backends.base import broadcast_axes
 from ..ops.shapes import broadcasts_to
 from ..versions import modified_error
 from .grad_mode import is_grad_enabled, no_grad
@@ -185,10 +186,7 @@ def _checked_gradient(name: str, index: int, gradient, spec):
 
 def _sum_to(gradient, shape: tuple):
     """``gradient`` (a broadcast of ``shape``) summed back down to ``shape``."""
-    lead = gradient.dim() - len(shape)
-    got = tuple(gradient.shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, size in enumerate(shape)
-                                      if size == 1 and got[lead + i] != 1)
+    dims = broadcast_axes(shape, tuple(gradient.shape))
     return gradient.sum(dim=dims, keepdim=True).reshape(shape)
 
 

@@ -182,3 +182,12 @@ def contiguous_strides(shape) -> tuple:
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
+
+
+def broadcast_axes(shape, broadcast_shape) -> tuple:
+    """The axes of ``broadcast_shape`` to sum (keeping dims) so that an array of that shape
+    reshapes back to ``shape``, which broadcasts to it: the leading extra axes, and those
+    where ``shape`` has 1 and the broadcast does not (a gradient's way back to its input)."""
+    lead = len(broadcast_shape) - len(shape)
+    return tuple(range(lead)) + tuple(lead + i for i, size in enumerate(shape)
+                                      if size == 1 and broadcast_shape[lead + i] != 1)

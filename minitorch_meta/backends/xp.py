@@ -12,7 +12,7 @@ here.
 
 from __future__ import annotations
 
-from .base import Backend, contiguous_strides
+from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
 from .xp_pooling import PoolingKernels
@@ -161,10 +161,7 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     def sum_to_shape(self, a, shape):
         if a.shape == shape:
             return a
-        lead = a.ndim - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            lead + i for i, size in enumerate(shape) if size == 1 and a.shape[lead + i] != 1)
-        return a.sum(axis=axes, keepdims=True).reshape(shape)
+        return a.sum(axis=broadcast_axes(shape, a.shape), keepdims=True).reshape(shape)
 
     # -- linear algebra --------------------------------------------------------------
     def matmul(self, a, b):
