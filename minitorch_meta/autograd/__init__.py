@@ -2,6 +2,7 @@
 
 - ``grad_mode.py``: whether ops record graphs (``no_grad``, ``enable_grad``, ...);
 - ``engine.py``: the walk of a ``grad_fn`` graph from outputs to inputs;
+- ``indexed_gradient.py``: the gradient of ``x[index]``, added into ``x``'s at the index;
 - ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk;
 - ``function.py``: ``Function``, custom differentiable ops written with tensors.
 """

@@ -3,11 +3,18 @@
 The walk is iterative (no recursion, so a 10,000-op chain is fine) and topologically
 ordered: a node runs its backward once, after every gradient flowing into it has been
 summed. Leaves receive their gradient through an ``AccumulateGrad`` node.
+
+Gradients meeting at a node are summed in arrival order. The first is kept as it came (it
+may be shared: an add hands one gradient to both its inputs); the second makes a buffer
+the engine owns, and later ones are added into it in place. An ``IndexedGradient`` (from
+``x[index]``) is added into that buffer at its index only, so the slices of an ``unbind``
+cost their own size, not ``x``'s size each.
 """
 
 from __future__ import annotations
 
 from .grad_mode import no_grad
+from .indexed_gradient import IndexedGradient
 
 
 class AccumulateGrad:
@@ -30,18 +37,19 @@ class AccumulateGrad:
     def backend(self):
         return self.variable._backend
 
-    def accumulate(self, grad_array) -> None:
-        accumulate_into(self.variable, grad_array)
+    def accumulate(self, grad_array, owned: bool = False) -> None:
+        accumulate_into(self.variable, grad_array, owned)
 
 
-def accumulate_into(tensor, grad_array) -> None:
-    """Add ``grad_array`` into ``tensor.grad`` (made on first use)."""
+def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
+    """Add ``grad_array`` into ``tensor.grad`` (made on first use). ``owned``: nothing
+    else holds ``grad_array``, so a new ``.grad`` may take it without a copy."""
     backend = tensor._backend
     if tensor.grad is None:
-        # The incoming array may be shared (an add hands the same gradient to both
-        # inputs) or a view of a saved buffer: the tensor gets its own copy, so in-place
-        # updates of one .grad never touch another.
-        tensor.grad = tensor._wrap(backend.copy(grad_array))
+        # Otherwise the incoming array may be shared (an add hands the same gradient to
+        # both inputs) or a view of a saved buffer: the tensor gets its own copy, so
+        # in-place updates of one .grad never touch another.
+        tensor.grad = tensor._wrap(grad_array if owned else backend.copy(grad_array))
     else:
         tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
 
@@ -61,17 +69,19 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
         roots = [(node, grad) for node, grad in roots if node in needed]
     dependencies = _count_dependencies([node for node, _ in roots], needed)
     pending, captured = {}, {}
+    owned = set()  # the nodes whose pending gradient is a buffer the engine made
     for node, grad in roots:
-        _add_grad(pending, node, grad)
+        _add_grad(pending, owned, node, grad)
     ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
     # Every edge into a node decrements its count once, so a node reaches zero (and is
     # made ready) exactly once: no set of nodes already made ready is needed.
     with no_grad():
         while ready:
             node = ready.pop()
-            grad = pending.pop(node, None)
+            grad, grad_owned = _take_grad(pending, owned, node)
             if grad is not None and node._tensor_hooks:
-                grad = _run_tensor_hooks(node, grad)
+                # A hook may keep the tensor it is given: the array is no longer ours.
+                grad, grad_owned = _run_tensor_hooks(node, grad), False
             if targets is not None and node in targets:
                 if grad is not None:
                     captured[node] = grad
@@ -82,7 +92,7 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
                 # it): nothing to compute, but its inputs still wait on this edge.
                 input_grads = (None,) * len(node.next_functions)
             elif isinstance(node, AccumulateGrad):
-                node.accumulate(grad)
+                node.accumulate(grad, grad_owned)
                 continue
             else:
                 input_grads = node._backward(grad, retain_graph)
@@ -90,7 +100,7 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
                 if next_node is None or (needed is not None and next_node not in needed):
                     continue
                 if g is not None:
-                    _add_grad(pending, next_node, g)
+                    _add_grad(pending, owned, next_node, g)
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
@@ -117,11 +127,51 @@ def _run_tensor_hooks(node, grad):
     return grad
 
 
-def _add_grad(pending: dict, node, grad) -> None:
-    if node in pending:
-        pending[node] = node.backend.binary("add", pending[node], grad)
-    else:
+def _add_grad(pending: dict, owned: set, node, grad) -> None:
+    """Add ``grad`` (an array or an ``IndexedGradient``) to the gradient waiting at
+    ``node``, in place once the engine owns a buffer for it (see the module)."""
+    waiting = pending.get(node)
+    if waiting is None:
         pending[node] = grad
+        return
+    backend = node.backend
+    if node not in owned:
+        buffer = _first_sum(backend, waiting, grad)
+        pending[node] = buffer
+        # Only an array can be added into: not Slots (see slots.py), nor the scalar NumPy
+        # gives for a 0-d sum.
+        if getattr(buffer, "ndim", 0):
+            owned.add(node)
+        return
+    if isinstance(grad, IndexedGradient):
+        grad.add_into(backend, waiting)
+    else:
+        backend.accumulate(waiting, Ellipsis, grad)
+
+
+def _first_sum(backend, waiting, grad):
+    """``waiting + grad`` as a new array, the first two gradients to meet at a node."""
+    if not isinstance(waiting, IndexedGradient) and not isinstance(grad, IndexedGradient):
+        return backend.binary("add", waiting, grad)
+    if isinstance(waiting, IndexedGradient) and not isinstance(grad, IndexedGradient):
+        waiting, grad = grad, waiting  # a + b is b + a, bit for bit: start from the full one
+    if isinstance(waiting, IndexedGradient):
+        buffer = waiting.dense(backend)
+    elif waiting.ndim == 0:  # a NumPy scalar, which cannot be added into
+        return backend.binary("add", waiting, grad.dense(backend))
+    else:
+        buffer = backend.copy(waiting)
+    grad.add_into(backend, buffer)
+    return buffer
+
+
+def _take_grad(pending: dict, owned: set, node) -> tuple:
+    """The gradient summed at ``node``, as a full array (or None if none arrived), and
+    whether the engine owns that array."""
+    grad = pending.pop(node, None)
+    if isinstance(grad, IndexedGradient):
+        return grad.dense(node.backend), True
+    return grad, node in owned
 
 
 def _count_dependencies(start_nodes, needed=None) -> dict:

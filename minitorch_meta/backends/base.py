@@ -61,6 +61,10 @@ layout and indexing
                                 ``stride()``; meta: a C-ordered array's)
     getitem(a, index) / setitem(a, index, value)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
+    accumulate(target, index, values)   ``target[index] += values`` in place (``index``
+                                may be ``Ellipsis``: all of it); repeated picks of an
+                                integer array add up. Returns None (the engine sums the
+                                gradients meeting at a node into a buffer it owns)
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
@@ -152,6 +156,7 @@ class Backend:
     def getitem(self, a, index): self._missing("getitem")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")
+    def accumulate(self, target, index, values): self._missing("accumulate")
     def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")

@@ -123,6 +123,9 @@ class MetaBackend(Backend):
     def setitem(self, a, index, value):
         pass  # nothing to write: the shape was checked by the caller
 
+    def accumulate(self, target, index, values):
+        pass  # a sum of gradients has the target's shape already
+
     def binary(self, name, a, b):
         # The engine sums gradients that meet at a node; on meta that is a shape operation.
         b_shape = getattr(b, "shape", ())

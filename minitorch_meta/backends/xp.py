@@ -219,6 +219,16 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
             self.scatter_add(out, index, values)
         return out
 
+    def accumulate(self, target, index, values):
+        if _is_basic_index(index):
+            # Basic indexing gives a view, so ``+=`` writes into target. With an Ellipsis
+            # in it, one that picks a single element is a 0-d view too (not a scalar).
+            items = index if isinstance(index, tuple) else (index,)
+            view = target[items if Ellipsis in items else items + (Ellipsis,)]
+            view += values
+        else:
+            self.scatter_add(target, index, values)
+
     # -- running reductions and contractions --------------------------------------------
     # The ufuncs' own methods rather than ``a.prod``/``xp.cumsum``: those are Python code of
     # NumPy's, so its floating-point warnings (inf * 0) would come from NumPy's module and

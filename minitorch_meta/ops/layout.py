@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import dtypes
+from ..autograd.indexed_gradient import IndexedGradient
 from . import shapes
 from .function import Function
 
@@ -239,8 +240,10 @@ class GetItem(Function):
         return backend.getitem(x, self.index)
 
     def backward(self, backend, gy):
+        # Not written out as a full array here: the engine adds it in place at the index
+        # (``IndexedGradient``), so the n slices of an unbind cost n slices, not n inputs.
         shape, dtype = self.input_specs[0]
-        return (backend.index_add(tuple(shape), self.index, gy, dtype),)
+        return (IndexedGradient(self.index, gy, tuple(shape), dtype),)
 
 
 def _is_array_index(item) -> bool:

@@ -6,9 +6,9 @@ rule, shares the input's version counter (a view, as in PyTorch) and differentia
 through GetItem's backward. Only the piece sizes are this file's own rule (PyTorch's), and
 each piece's ``grad_fn`` shows PyTorch's name (``SplitBackward0``, ...).
 
-PyTorch gives all pieces one graph node; here each piece has its own, so a backward
-through ``n`` pieces sums ``n`` input-sized gradients (fine for the few pieces of a
-``chunk``; ``unbind`` of a long dim pays ``n`` times the input's size).
+PyTorch gives all pieces one graph node; here each piece has its own. GetItem's backward
+sends an ``IndexedGradient``, which the engine adds into one buffer at its index, so a
+backward through ``n`` pieces costs one input's size, not ``n``.
 """
 
 from __future__ import annotations
