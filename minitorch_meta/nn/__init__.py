@@ -47,6 +47,8 @@ from .normalization import LayerNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .similarity import CosineSimilarity
 from .upsampling import Upsample
 
@@ -65,6 +67,7 @@ __all__ = [
     "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",
     "CosineSimilarity", "Dropout2d", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
     "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softplus", "Softsign",
+    "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
 ]
 
 
