@@ -16,6 +16,7 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .compiling import compile
 from .device import device
 from .dtypes import dtype, get_default_dtype
 from .errors import DeviceError, MetaDataError, ShapeError
@@ -193,18 +194,29 @@ __version__ = "0.1.0"
 pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 
 
+# TorchScript (``torch.jit.script``/``trace``) gives a ScriptModule with its own IR, ``.code``
+# and ``.save`` for C++ runtimes: returning the function unchanged would fake all of that, so
+# there is no ``jit`` (``compile``, an optimisation only, is a faithful no-op instead).
+_NO_JIT = ("module 'minitorch_meta' has no attribute 'jit': TorchScript is not offered (no "
+           "ScriptModule to save or run outside Python); call the model directly, use "
+           "minitorch_meta.compile(model) (a no-op) in its place, and save weights with "
+           "minitorch_meta.save(model.state_dict(), path)")
+
+
 def __getattr__(name):
     # Subpackages load on first use, so that importing minitorch_meta stays fast and
     # never imports CuPy, matplotlib or tqdm.
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing"):
+                "distributed", "linalg", "__config__", "testing", "distributions"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
 
         return getattr(serialization, name)
+    if name == "jit":
+        raise AttributeError(_NO_JIT)
     if name == "summary":
         from .tools.summary import summary
 
@@ -245,4 +257,5 @@ __all__ = [
     "narrow", "nonzero", "normal", "randint_like", "select", "swapaxes", "swapdims",
     "unflatten", "vstack",
     "cosine_similarity", "prelu", "selu",
+    "compile",
 ]

@@ -1,0 +1,157 @@
+"""Constraints: the sets parameters and values of a distribution must lie in.
+
+``constraint.check(value)`` returns a bool tensor (True where ``value`` is inside),
+computed with ordinary tensor ops, so it runs on every device; a distribution with
+``validate_args`` raises PyTorch's ``ValueError`` when a check fails (on meta there are no
+values to check, see ``Distribution._all_true``). Reprs are PyTorch's
+(``GreaterThan(lower_bound=0.0)``), because its error messages print them.
+"""
+
+from __future__ import annotations
+
+
+class Constraint:
+    """A set of valid values. ``event_dim`` dims on the right form one event."""
+
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value):
+        raise NotImplementedError
+
+    def _arguments(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__.lstrip('_')}({self._arguments()})"
+
+
+class _Dependent(Constraint):
+    """A placeholder for a constraint that depends on other parameters; never checked."""
+
+    def check(self, value):
+        raise ValueError("Cannot determine validity of dependent constraint")
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # False only at NaN
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _GreaterThan(Constraint):
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return value > self.lower_bound
+
+    def _arguments(self) -> str:
+        return f"lower_bound={self.lower_bound}"
+
+
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return value >= self.lower_bound
+
+
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+    def _arguments(self) -> str:
+        return f"upper_bound={self.upper_bound}"
+
+
+class _Interval(Constraint):
+    """The closed interval ``[lower_bound, upper_bound]``."""
+
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (value >= self.lower_bound) & (value <= self.upper_bound)
+
+    def _arguments(self) -> str:
+        return f"lower_bound={self.lower_bound}, upper_bound={self.upper_bound}"
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value.remainder(1) == 0) & super().check(value)
+
+
+class _Simplex(Constraint):
+    """Non-negative vectors along the last dim that sum to 1 (within 1e-6, PyTorch's)."""
+
+    event_dim = 1
+
+    def check(self, value):
+        return (value >= 0).all(-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class _OneHot(Constraint):
+    """Vectors of zeros with a single one along the last dim."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        return ((value == 0) | (value == 1)).all(-1) & (value.sum(-1) == 1)
+
+
+class _IndependentConstraint(Constraint):
+    """``base_constraint`` holding for whole events of ``reinterpreted_batch_ndims`` dims."""
+
+    def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int):
+        self.base_constraint = base_constraint
+        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        self.is_discrete = base_constraint.is_discrete
+        self.event_dim = base_constraint.event_dim + reinterpreted_batch_ndims
+
+    def check(self, value):
+        result = self.base_constraint.check(value)
+        for _ in range(self.reinterpreted_batch_ndims):
+            result = result.all(-1)
+        return result
+
+    def _arguments(self) -> str:
+        return f"{self.base_constraint!r}, {self.reinterpreted_batch_ndims}"
+
+
+dependent = _Dependent()
+real = _Real()
+boolean = _Boolean()
+positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+unit_interval = _Interval(0.0, 1.0)
+simplex = _Simplex()
+one_hot = _OneHot()
+real_vector = _IndependentConstraint(real, 1)
+greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
+less_than = _LessThan
+interval = _Interval
+integer_interval = _IntegerInterval
+independent = _IndependentConstraint
+
+
+def is_dependent(constraint) -> bool:
+    return isinstance(constraint, _Dependent)
+
+
+__all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_eq",
+           "independent", "integer_interval", "interval", "is_dependent", "less_than",
+           "nonnegative", "one_hot", "positive", "real", "real_vector", "simplex",
+           "unit_interval"]

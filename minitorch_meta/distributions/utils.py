@@ -1,0 +1,89 @@
+"""Helpers shared by the distributions: parameter broadcasting, probs <-> logits, and
+``lazy_property`` (a parameter derived from another on first use, then kept)."""
+
+from __future__ import annotations
+
+from numbers import Number
+
+from ..autograd import enable_grad
+from ..dtypes import get_default_dtype
+from ..ops import shapes
+from ..size import Size
+from ..tensor import Tensor
+from ..type_info import finfo
+
+
+def broadcast_shape(*shapes_) -> Size:
+    """The shape every one of ``shapes_`` broadcasts to (ValueError if none)."""
+    out = ()
+    for shape in shapes_:
+        out = shapes.broadcast("broadcast_all", out, tuple(shape))
+    return Size(out)
+
+
+def broadcast_all(*values) -> tuple:
+    """``values`` as tensors of one broadcast shape, as PyTorch's ``broadcast_all``.
+
+    Numbers become tensors of the first tensor's dtype and device (of the default dtype
+    when all are numbers); tensors keep their own dtypes. A tensor already of the common
+    shape is returned as is, so the graph gets no needless ``expand`` node.
+
+    Raises:
+        ValueError: a value is neither a number nor a tensor.
+    """
+    from ..factories import tensor
+
+    for value in values:
+        if not isinstance(value, (Tensor, Number)):
+            raise ValueError(f"Input arguments must all be instances of Number or Tensor, but "
+                             f"got {type(value).__name__}")
+    like = next((v for v in values if isinstance(v, Tensor)), None)
+    options = ({"dtype": get_default_dtype()} if like is None
+               else {"dtype": like.dtype, "device": like.device})
+    tensors = [v if isinstance(v, Tensor) else tensor(v, **options) for v in values]
+    shape = broadcast_shape(*(t.shape for t in tensors))
+    return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
+
+
+def sum_rightmost(value: Tensor, dim: int) -> Tensor:
+    """``value`` summed over its ``dim`` rightmost dimensions."""
+    return value.sum(tuple(range(-dim, 0))) if dim > 0 else value
+
+
+def clamp_probs(probs: Tensor) -> Tensor:
+    """Probabilities moved into ``[eps, 1 - eps]``, so that their logs stay finite."""
+    eps = finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
+    """Log-odds of Bernoulli ``probs`` (``is_binary``), else logs of categorical ones."""
+    clamped = clamp_probs(probs)
+    if is_binary:
+        return clamped.log() - (-clamped).log1p()
+    return clamped.log()
+
+
+def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
+    """The inverse of ``probs_to_logits``: a sigmoid, or a softmax over the last dim."""
+    return logits.sigmoid() if is_binary else logits.softmax(-1)
+
+
+class lazy_property:  # noqa: N801 - a decorator, spelt as PyTorch's
+    """A property computed on first read and then stored in the instance (so that a
+    distribution given ``logits`` computes ``probs`` once, and only if asked). It is
+    computed with grad enabled: the stored tensor must stay in the graph of the
+    parameter it derives from, even when first read under ``no_grad``."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+        self.name = wrapped.__name__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with enable_grad():
+            value = self.wrapped(instance)
+        instance.__dict__[self.name] = value
+        return value
