@@ -55,6 +55,7 @@ from .functions import (
     argmax,
     argmin,
     cat,
+    cdist,
     chunk,
     clamp,
     clamp_max,
@@ -163,6 +164,7 @@ from .math_functions import (
 )
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
+from .scatter_functions import index_add, index_copy, index_fill, scatter, scatter_add
 from .shape_functions import (
     dstack,
     hstack,
@@ -180,6 +182,7 @@ from .size import Size
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
 from .type_info import finfo, iinfo
+from .unique_functions import bincount, unique, unique_consecutive
 
 float32 = float = _dtypes.float32
 float64 = double = _dtypes.float64
@@ -258,4 +261,6 @@ __all__ = [
     "unflatten", "vstack",
     "cosine_similarity", "prelu", "selu",
     "compile",
+    "index_add", "index_copy", "index_fill", "scatter", "scatter_add",
+    "bincount", "unique", "unique_consecutive", "cdist",
 ]

@@ -629,3 +629,19 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     from .ops.cosine_similarity import CosineSimilarity
 
     return CosineSimilarity(dim=dim, eps=eps)(x1, x2)
+
+
+def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` ``(*B, P, M)`` and each row of ``x2``
+    ``(*B, R, M)``: ``(*B, P, R)``. ``compute_mode`` is checked and otherwise ignored: the
+    distances are always computed from the differences, never as a matrix product."""
+    from .ops.cdist import Cdist
+
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode; expected one "
+                         f"of {', '.join(_CDIST_MODES)}")
+    return Cdist(p=float(p))(x1, x2)
+
+
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                "donot_use_mm_for_euclid_dist")

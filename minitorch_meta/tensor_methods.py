@@ -15,7 +15,9 @@ import warnings
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
+from . import scatter_functions as SC
 from . import shape_functions as SF
+from . import unique_functions as UF
 from .autograd import is_grad_enabled
 from .ops import division, layout, logical
 from .ops import elementwise as ew
@@ -325,3 +327,10 @@ class TensorMethods:
         from .sampling import multinomial
 
         return multinomial(self, num_samples, replacement, generator=generator)
+
+    # writes at an index's positions (scatter_functions.py)
+    scatter, scatter_add, index_add, index_copy, index_fill = (
+        SC.scatter, SC.scatter_add, SC.index_add, SC.index_copy, SC.index_fill)
+    scatter_, scatter_add_, index_add_, index_copy_, index_fill_ = (
+        SC.scatter_, SC.scatter_add_, SC.index_add_, SC.index_copy_, SC.index_fill_)
+    unique, unique_consecutive, bincount = UF.unique, UF.unique_consecutive, UF.bincount

@@ -1,0 +1,134 @@
+"""Writes at an index tensor's positions: ``scatter``, ``scatter_add``, ``index_add``,
+``index_copy``, ``index_fill`` (module functions and Tensor methods), and their in-place
+forms (Tensor methods only, as in PyTorch).
+
+Each is one op of ``ops/scatter.py`` or ``ops/index_update.py``; the in-place forms run
+it out of place and write the result back, under the rules of ``add_`` (refused on a
+tensor in a graph while grad mode is on, and here also when the written tensor requires
+grad: in-place ops are not differentiated).
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+
+from . import functions as F
+from .autograd import is_grad_enabled
+from .ops.index_update import IndexAdd, IndexCopy, IndexFill
+from .ops.masked import fill_value
+from .ops.scatter import Scatter
+from .ops.split import as_int
+
+
+def scatter(input, dim: int, index, src=None, *, value=None, reduce: str | None = None):
+    """``input`` with ``src``'s elements (a tensor of the input's dtype) or ``value`` (a
+    number) written at ``index``'s positions along ``dim``: ``out[i][index[i][j]] =
+    src[i][j]`` for ``dim=1``. ``src`` may be given as a number too, as PyTorch allows."""
+    _refuse_reduce("scatter", reduce)
+    dim = as_int("scatter", "dim", dim)
+    index = F._index_tensor("scatter", index)
+    source, number = _source_or_value("scatter", src, value)
+    if source is None:
+        return Scatter(dim=dim, value=number)(input, index)
+    return Scatter(dim=dim)(input, index, source)
+
+
+def scatter_add(input, dim: int, index, src):
+    """``input`` with ``src``'s elements added at ``index``'s positions along ``dim``
+    (positions listed twice get both): ``out[i][index[i][j]] += src[i][j]`` for dim 1."""
+    dim = as_int("scatter_add", "dim", dim)
+    index = F._index_tensor("scatter_add", index)
+    _require_tensor("scatter_add", "src", 3, src)
+    return Scatter(op_name="scatter_add", dim=dim, add=True)(input, index, src)
+
+
+def index_add(input, dim: int, index, source, *, alpha: Number = 1):
+    """``input`` with ``alpha * source``'s slices added to its slices along ``dim`` at the
+    positions of ``index`` (a vector of int64 or int32; repeated positions add twice)."""
+    dim = as_int("index_add", "dim", dim)
+    index = F._index_tensor("index_add", index)
+    _require_tensor("index_add", "source", 4, source)
+    return IndexAdd(dim=dim, alpha=alpha)(input, index, source)
+
+
+def index_copy(input, dim: int, index, source):
+    """``input`` with its slices along ``dim`` at the positions of ``index`` (an int64
+    vector) replaced by ``source``'s slices, in order."""
+    dim = as_int("index_copy", "dim", dim)
+    index = F._index_tensor("index_copy", index)
+    _require_tensor("index_copy", "source", 4, source)
+    return IndexCopy(dim=dim)(input, index, source)
+
+
+def index_fill(input, dim: int, index, value):
+    """``input`` with ``value`` (a number or a 0-d tensor) over its slices along ``dim`` at
+    the positions of ``index`` (an int64 vector; negative positions count from the end)."""
+    dim = as_int("index_fill", "dim", dim)
+    index = F._index_tensor("index_fill", index)
+    number, tensor = fill_value("index_fill", value)
+    if tensor is None:
+        return IndexFill(dim=dim, fill=number)(input, index)
+    return IndexFill(dim=dim)(input, index, tensor)
+
+
+# -- in-place forms (Tensor methods) ------------------------------------------------------
+def scatter_(self, dim: int, index, src=None, *, value=None, reduce: str | None = None):
+    """In-place ``scatter``."""
+    _refuse_reduce("scatter_", reduce)
+    return _in_place(self, "scatter_", src, scatter, dim, index, src, value=value)
+
+
+def scatter_add_(self, dim: int, index, src):
+    """In-place ``scatter_add``."""
+    return _in_place(self, "scatter_add_", src, scatter_add, dim, index, src)
+
+
+def index_add_(self, dim: int, index, source, *, alpha: Number = 1):
+    """In-place ``index_add``."""
+    return _in_place(self, "index_add_", source, index_add, dim, index, source, alpha=alpha)
+
+
+def index_copy_(self, dim: int, index, source):
+    """In-place ``index_copy``."""
+    return _in_place(self, "index_copy_", source, index_copy, dim, index, source)
+
+
+def index_fill_(self, dim: int, index, value):
+    """In-place ``index_fill``."""
+    return _in_place(self, "index_fill_", value, index_fill, dim, index, value)
+
+
+def _in_place(self, op: str, written, function, *args, **keywords):
+    """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules."""
+    self._check_inplace(op)
+    if getattr(written, "requires_grad", False) and is_grad_enabled():
+        raise RuntimeError(f"{op}: a tensor that requires grad cannot be written in place "
+                           "(in-place ops are not differentiated in minitorch_meta); use the "
+                           f"out-of-place {op[:-1]}, or detach it")
+    return self._write(op, function(self, *args, **keywords))
+
+
+def _source_or_value(op: str, src, value) -> tuple:
+    """``(tensor, None)`` or ``(None, number)``: what ``scatter`` writes."""
+    if (src is None) == (value is None):
+        raise TypeError(f"{op}() expects exactly one of 'src' (a tensor) and 'value' (a "
+                        f"number), but got {'both' if src is not None else 'neither'}")
+    if src is not None and hasattr(src, "_data"):
+        return src, None
+    number, tensor = fill_value(op, src if value is None else value)
+    if tensor is not None:  # a tensor given as value=: PyTorch takes only a number there
+        raise TypeError(f"{op}(): argument 'value' must be a number, not Tensor; pass a "
+                        "tensor as src")
+    return None, number
+
+
+def _require_tensor(op: str, name: str, position: int, value) -> None:
+    if not hasattr(value, "_data"):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
+def _refuse_reduce(op: str, reduce) -> None:
+    if reduce is not None:
+        raise NotImplementedError(f"{op}(): the reduce= argument (deprecated in PyTorch) is not "
+                                  "supported; use scatter_add for reduce='add'")
