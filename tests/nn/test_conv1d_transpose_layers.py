@@ -150,15 +150,17 @@ def test_construction_errors(make, error, message):
 
 
 def test_layers_build_on_meta_and_summary_counts_them():
-    model = nn.Sequential(nn.Conv1d(2, 4, 3), nn.MaxPool1d(2), nn.ConvTranspose1d(4, 2, 2, 2),
+    model = nn.Sequential(nn.Conv1d(2, 4, 3), nn.MaxPool1d(2), nn.ConvTranspose1d(4, 2, 3, 2),
                           nn.AvgPool1d(2), nn.AdaptiveAvgPool1d(3))
     result = mt.summary(model, input_size=(8, 2, 20))
     rows = {r["name"]: r for r in result.rows}
     assert rows["0"]["products_per_sample"] == 4 * 18 * (2 * 3)      # outputs x (C_in x k)
-    assert rows["2"]["products_per_sample"] == 4 * 9 * (2 * 2)       # inputs x (C_out x k)
+    # inputs x (C_out x k): 36 inputs, 38 outputs
+    assert rows["2"]["products_per_sample"] == 4 * 9 * (2 * 3)
+    assert rows["2"]["output_shape"] == [8, 2, 19]
     assert rows["4"]["output_shape"] == [8, 2, 3]
-    assert result.totals["parameters"] == (4 * 2 * 3 + 4) + (4 * 2 * 2 + 2)
-    bias_additions = 8 * (4 * 18 + 2 * 18)
+    assert result.totals["parameters"] == (4 * 2 * 3 + 4) + (4 * 2 * 3 + 2)
+    bias_additions = 8 * (4 * 18 + 2 * 19)
     assert result.totals["flops"] == 2 * result.totals["products"] + bias_additions
     with mt.device("meta"):
         layer = nn.ConvTranspose2d(3, 4, 3, stride=2)
