@@ -68,7 +68,15 @@ layout and indexing
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
+                                (``out_hw`` may be smaller than the geometry allows: then
+                                only the first outputs are computed)
     conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
+    conv_transpose2d(x, w, b, stride, padding, dilation, out_hw) -> y
+                                conv2d's input gradient as an op: ``x`` (N, O, H, W) spread
+                                through ``w`` (O, C, kH, kW) into (N, C, *out_hw), ``b`` (C,)
+                                or None added; ``padding`` (top, bottom, left, right) is cut
+                                off; rows and columns past the windows' reach (an
+                                ``output_padding``) get only the bias
     max_pool2d(x, kernel, stride, padding, dilation, out_hw, with_argmax) -> (y, argmax)
                                 (``argmax``: each window's winning tap, i.e. the row-major
                                 position ``i * kW + j`` of its first maximum in the kernel, in
@@ -160,6 +168,8 @@ class Backend:
     def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
+    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw):
+        self._missing("conv_transpose2d")
     def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_argmax=True):
         self._missing("max_pool2d")
     def max_pool2d_indices(self, argmax, x_shape, kernel, stride, padding, dilation):

@@ -219,10 +219,33 @@ class ConvKernels:
         if need_gb and gb is None:
             gb = gy2.sum(axis=0)
         if needs_input_grad[0]:
-            gx_pad = self._input_gradient(gy2, w, padded_shape, stride, dilation, out_hw)
-            top, _, left, _ = padding
-            gx = gx_pad[:, top:top + H, left:left + W, :].transpose(0, 3, 1, 2)
+            gx = self._cropped_input_gradient(gy2, w, padded_shape, padding, (H, W), stride,
+                                              dilation, out_hw)
         return gx, gw, gb
+
+    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw):
+        """conv2d's input gradient as an op: ``x`` (N, O, H, W) plays ``gy`` and the result
+        (N, C, *out_hw) is what a conv2d of that geometry would read (the col2im of
+        ``_input_gradient``); the bias is added once per output channel."""
+        N, O, H, W = x.shape
+        C = w.shape[1]
+        top, bottom, left, right = padding
+        padded_shape = (N, out_hw[0] + top + bottom, out_hw[1] + left + right, C)
+        gy2 = x.transpose(0, 2, 3, 1).reshape(N * H * W, O)  # free when x is channels-last
+        y = self._cropped_input_gradient(gy2, w, padded_shape, padding, out_hw, stride,
+                                         dilation, (H, W))
+        if b is not None:
+            y += b.reshape(1, C, 1, 1)
+        return y
+
+    def _cropped_input_gradient(self, gy2, w, padded_shape, padding, in_hw, stride, dilation,
+                                out_hw):
+        """``_input_gradient`` without the padding: an NCHW-shaped view of channels-last
+        memory, (N, C, *in_hw)."""
+        gx_pad = self._input_gradient(gy2, w, padded_shape, stride, dilation, out_hw)
+        top, _, left, _ = padding
+        (H, W) = in_hw
+        return gx_pad[:, top:top + H, left:left + W, :].transpose(0, 3, 1, 2)
 
     def _input_gradient(self, gy2, w, padded_shape, stride, dilation, out_hw, block=None):
         """The gradient of the zero-padded channels-last input, (N, H', W', C).

@@ -11,7 +11,8 @@ from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .channel_dropout import Dropout2d
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
-from .conv import Conv2d
+from .conv import Conv1d, Conv2d
+from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten, Unflatten
@@ -47,6 +48,7 @@ from .normalization import LayerNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
 from .pooling import MaxPool2d
+from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .similarity import CosineSimilarity
@@ -67,6 +69,8 @@ __all__ = [
     "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",
     "CosineSimilarity", "Dropout2d", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
     "Mish", "PReLU", "ReLU6", "SELU", "Softmax2d", "Softplus", "Softsign",
+    "AdaptiveAvgPool1d", "AvgPool1d", "Conv1d", "ConvTranspose1d", "ConvTranspose2d",
+    "MaxPool1d",
     "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
 ]
 

@@ -1,8 +1,9 @@
-"""``Conv2d``: a bank of learned 2-D filters (cross-correlation, as in PyTorch)."""
+"""``Conv2d`` and ``Conv1d``: banks of learned filters (cross-correlation, as in PyTorch),
+and ``_ConvNd``, what they share with the transposed convolutions."""
 
 from __future__ import annotations
 
-from ..ops.conv import pair
+from ..ops.conv import ntuple
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -13,8 +14,8 @@ _PADDING_STRINGS = ("same", "valid")
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
-def _check_padding(padding, stride):
-    """Normalise ``padding`` once: a pair of ints, or ``'same'``/``'valid'``."""
+def _check_padding(padding, stride, dims: int = 2):
+    """Normalise ``padding`` once: ``dims`` ints, or ``'same'``/``'valid'``."""
     if isinstance(padding, str):
         if padding not in _PADDING_STRINGS:
             raise ValueError(f"Invalid padding string {padding!r}, should be one of "
@@ -22,10 +23,71 @@ def _check_padding(padding, stride):
         if padding == "same" and any(s != 1 for s in stride):
             raise ValueError("padding='same' is not supported for strided convolutions")
         return padding
-    return pair(padding, "padding")
+    return ntuple(padding, dims, "padding")
 
 
-class Conv2d(Module):
+def _check_groups_and_mode(name: str, groups, padding_mode: str) -> None:
+    """What every convolution layer refuses: groups other than 1, padding modes other than
+    zeros (the layer's class ``name`` in the messages)."""
+    if not isinstance(groups, int) or groups <= 0:
+        raise ValueError(f"groups must be a positive integer, got {groups!r}")
+    if groups != 1:
+        raise NotImplementedError(f"{name}: groups={groups} is not supported by "
+                                  "minitorch_meta (only groups=1)")
+    if padding_mode not in _PADDING_MODES:
+        raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
+                         f"padding_mode='{padding_mode}'")
+
+
+class _ConvNd(Module):
+    """What the convolution layers share: settings kept as PyTorch keeps them (tuples of
+    ``dims`` ints), the weight and bias, PyTorch's initialisation and repr."""
+
+    dims = 2  # spatial dimensions
+
+    def _setup(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+               transposed, output_padding, groups, bias, padding_mode, device, dtype) -> None:
+        n = self.dims
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = ntuple(kernel_size, n, "kernel_size")
+        self.stride = ntuple(stride, n, "stride")
+        self.padding = _check_padding(padding, self.stride, n)
+        self.dilation = ntuple(dilation, n, "dilation")
+        self.transposed = transposed
+        self.output_padding = ntuple(output_padding, n, "output_padding")
+        self.groups = groups
+        self.padding_mode = padding_mode
+        if transposed:  # the weight maps input channels to output channels
+            shape = (in_channels, out_channels // groups) + self.kernel_size
+        else:
+            shape = (out_channels, in_channels // groups) + self.kernel_size
+        add_weight_and_bias(self, shape, bias, device, dtype, bias_size=out_channels)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh filters and bias from PyTorch's default distributions."""
+        init.default_layer_init_(self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0,) * len(self.padding):
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            text += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        return text
+
+
+class Conv2d(_ConvNd):
     """2-D convolution with ``stride``, ``padding`` (ints, ``'same'``, ``'valid'``),
     ``dilation`` and an optional bias.
 
@@ -45,50 +107,33 @@ class Conv2d(Module):
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
         super().__init__()
-        if not isinstance(groups, int) or groups <= 0:
-            raise ValueError(f"groups must be a positive integer, got {groups!r}")
-        if groups != 1:
-            raise NotImplementedError(f"Conv2d: groups={groups} is not supported by "
-                                      "minitorch_meta (only groups=1)")
-        if padding_mode not in _PADDING_MODES:
-            raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
-                             f"padding_mode='{padding_mode}'")
+        _check_groups_and_mode(type(self).__name__, groups, padding_mode)
         if padding_mode != "zeros":
-            raise NotImplementedError(f"Conv2d: padding_mode='{padding_mode}' is not supported "
-                                      "by minitorch_meta (only 'zeros')")
-        self.in_channels = in_channels
-        self.out_channels = out_channels
-        self.kernel_size = pair(kernel_size, "kernel_size")
-        self.stride = pair(stride, "stride")
-        self.padding = _check_padding(padding, self.stride)
-        self.dilation = pair(dilation, "dilation")
-        self.transposed = False
-        self.output_padding = (0, 0)
-        self.groups = groups
-        self.padding_mode = padding_mode
-        shape = (out_channels, in_channels // groups) + self.kernel_size
-        add_weight_and_bias(self, shape, bias, device, dtype)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        """Draw fresh filters and bias from PyTorch's default distributions."""
-        init.default_layer_init_(self.weight, self.bias)
+            raise NotImplementedError(f"{type(self).__name__}: padding_mode='{padding_mode}' is "
+                                      "not supported by minitorch_meta (only 'zeros')")
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0,
+                    groups, bias, padding_mode, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                         self.groups)
 
-    def extra_repr(self) -> str:
-        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
-                f"stride={self.stride}")
-        if self.padding != (0,) * len(self.padding):
-            text += f", padding={self.padding}"
-        if self.dilation != (1,) * len(self.dilation):
-            text += f", dilation={self.dilation}"
-        if self.groups != 1:
-            text += f", groups={self.groups}"
-        if self.bias is None:
-            text += ", bias=False"
-        if self.padding_mode != "zeros":
-            text += f", padding_mode={self.padding_mode}"
-        return text
+
+class Conv1d(Conv2d):
+    """1-D convolution over sequences, with ``Conv2d``'s arguments (one int each) and
+    initialisation (``fan_in = in_channels * kW``).
+
+    Shape:
+        input ``(N, C_in, L)`` or ``(C_in, L)`` -> ``(N, C_out, L_out)`` or
+        ``(C_out, L_out)`` with ``L_out = (L + 2 * padding - dilation * (kW - 1) - 1) //
+        stride + 1``.
+
+    Raises:
+        ValueError, NotImplementedError: as ``Conv2d``.
+    """
+
+    dims = 1
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                        self.groups)

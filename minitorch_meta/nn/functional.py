@@ -21,6 +21,9 @@ from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt, int_tuple_argument
 from ..tensor import Tensor
 from .batchnorm import batch_norm as batch_norm  # composed of ops; lives beside its layers
+from .conv_functions import conv1d as conv1d  # 1-D and transposed convolutions
+from .conv_functions import conv_transpose1d as conv_transpose1d
+from .conv_functions import conv_transpose2d as conv_transpose2d
 from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -32,6 +35,9 @@ from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
     nll_loss,
     smooth_l1_loss,
 )
+from .pool1d_functions import adaptive_avg_pool1d as adaptive_avg_pool1d  # 1-D pooling
+from .pool1d_functions import avg_pool1d as avg_pool1d
+from .pool1d_functions import max_pool1d as max_pool1d
 from .resize_functions import interpolate as interpolate  # padding and resizing, own file
 from .resize_functions import pad as pad
 

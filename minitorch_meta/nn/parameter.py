@@ -99,11 +99,14 @@ def is_lazy(value) -> bool:
     return isinstance(value, UninitializedParameter)
 
 
-def add_weight_and_bias(module, weight_shape: tuple, bias: bool, device=None, dtype=None) -> None:
+def add_weight_and_bias(module, weight_shape: tuple, bias: bool, device=None, dtype=None,
+                        bias_size: int | None = None) -> None:
     """Register ``module.weight`` (uninitialised, ``weight_shape``) and ``module.bias``
-    (``weight_shape[0]`` values, or registered as None), as Linear and Conv2d have them."""
+    (``bias_size`` values, by default ``weight_shape[0]``, or registered as None), as
+    Linear and Conv2d have them."""
     module.weight = Parameter(empty(tuple(weight_shape), device=device, dtype=dtype))
     if bias:
-        module.bias = Parameter(empty(weight_shape[0], device=device, dtype=dtype))
+        size = weight_shape[0] if bias_size is None else bias_size
+        module.bias = Parameter(empty(size, device=device, dtype=dtype))
     else:
         module.register_parameter("bias", None)

@@ -1,4 +1,5 @@
-"""2-D convolution (cross-correlation, as in PyTorch) with stride, padding, dilation, bias."""
+"""Convolution (cross-correlation, as in PyTorch) with stride, padding, dilation, bias: the
+2-D op, and the 1-D op, which runs the same 2-D kernels on inputs of height 1."""
 
 from __future__ import annotations
 
@@ -6,33 +7,71 @@ from . import shapes
 from .function import Function
 from .shapes import ShapeError, fmt
 
+# How each rank's shapes read in errors, by number of spatial dimensions.
+_INPUT_LAYOUT = {1: " (N, C, L)", 2: " (N, C, H, W)"}
+_WEIGHT_LAYOUT = {1: " (out_channels, in_channels, kW)", 2: " (out_channels, in_channels, kH, kW)"}
 
-def pair(value, name: str = "value") -> tuple:
-    """``3 -> (3, 3)``; a 2-tuple passes through (PyTorch's ``_pair``)."""
+
+def ntuple(value, n: int, name: str = "value") -> tuple:
+    """``3 -> (3,) * n``; an ``n``-tuple of ints passes through (PyTorch's ``_ntuple``)."""
     if isinstance(value, int):
-        return (value, value)
+        return (value,) * n
     value = tuple(value)
-    if len(value) != 2 or not all(isinstance(v, int) for v in value):
-        raise TypeError(f"{name} must be an int or a pair of ints, got {value!r}")
+    if len(value) != n or not all(isinstance(v, int) for v in value):
+        wanted = "a pair of ints" if n == 2 else f"a tuple of {n} int{'s' * (n > 1)}"
+        raise TypeError(f"{name} must be an int or {wanted}, got {value!r}")
     return value
 
 
-def conv_padding(padding, kernel, dilation, stride) -> tuple:
-    """Normalise ``padding`` (int, pair, ``'same'``, ``'valid'``) to (top, bottom, left, right)."""
+def pair(value, name: str = "value") -> tuple:
+    """``3 -> (3, 3)``; a 2-tuple passes through (PyTorch's ``_pair``)."""
+    return ntuple(value, 2, name)
+
+
+def conv_padding(padding, kernel, dilation, stride, op: str = "conv2d") -> tuple:
+    """Normalise ``padding`` (int, tuple, ``'same'``, ``'valid'``) to (before, after) per
+    spatial dimension, flattened: (top, bottom, left, right) in 2-D."""
+    n = len(kernel)
     if isinstance(padding, str):
         if padding == "valid":
-            return (0, 0, 0, 0)
+            return (0, 0) * n
         if padding != "same":
-            raise ValueError(f"conv2d: padding must be an int, a pair, 'same' or 'valid', "
-                             f"got {padding!r}")
-        if stride != (1, 1):
-            raise ValueError(f"conv2d: padding='same' is not supported for strided convolutions "
+            raise ValueError(f"{op}: padding must be an int, a {'pair' if n == 2 else 'tuple'}, "
+                             f"'same' or 'valid', got {padding!r}")
+        if stride != (1,) * n:
+            raise ValueError(f"{op}: padding='same' is not supported for strided convolutions "
                              f"(stride={stride}); use stride=1 or an explicit padding")
-        total = [d * (k - 1) for k, d in zip(kernel, dilation)]
-        # As in PyTorch, an odd total puts the extra row/column at the bottom/right.
-        return (total[0] // 2, total[0] - total[0] // 2, total[1] // 2, total[1] - total[1] // 2)
-    ph, pw = pair(padding, "padding")
-    return (ph, ph, pw, pw)
+        sides = []
+        for k, d in zip(kernel, dilation):
+            total = d * (k - 1)
+            # As in PyTorch, an odd total puts the extra row/column at the bottom/right.
+            sides += [total // 2, total - total // 2]
+        return tuple(sides)
+    return tuple(p for p in ntuple(padding, n, "padding") for _ in range(2))
+
+
+def lift_to_2d(dims: int, stride, padding, dilation, out_size) -> tuple:
+    """A 1-D geometry as the 2-D kernels take it (a height of 1); a 2-D one unchanged."""
+    if dims == 2:
+        return stride, padding, dilation, out_size
+    return (1,) + stride, (0, 0) + padding, (1,) + dilation, (1,) + out_size
+
+
+def with_height(backend, a):
+    """A 1-D op's ``(N, C, L)`` array as ``(N, C, 1, L)`` for the 2-D kernels (a view)."""
+    return backend.reshape(a, a.shape[:2] + (1,) + a.shape[2:])
+
+
+def without_height(backend, a):
+    """A 2-D kernel's ``(N, C, 1, L)`` result back to ``(N, C, L)`` (a view)."""
+    return backend.reshape(a, a.shape[:2] + a.shape[3:])
+
+
+def padded_extent_error(padded, extent, x_shape, w_shape) -> str:
+    """PyTorch's "kernel size can't be greater than actual input size", with the shapes."""
+    return (f"calculated padded input size per channel: ({' x '.join(map(str, padded))}); "
+            f"kernel size: ({' x '.join(map(str, extent))}). Kernel size can't be greater than "
+            f"actual input size (input shape {fmt(x_shape)}, weight shape {fmt(w_shape)})")
 
 
 class Conv2d(Function):
@@ -50,14 +89,15 @@ class Conv2d(Function):
 
     op_name, backward_name = "conv2d", "ConvolutionBackward0"
     saved_for_backward = (0, 1)
+    dims = 2  # spatial dimensions
 
     def infer(self, x, w, b=None):
-        op = "conv2d"
-        shapes.require_ndim(op, "input", x.shape, (4,), " (N, C, H, W)")
-        shapes.require_ndim(op, "weight", w.shape, (4,), " (out_channels, in_channels, kH, kW)")
+        op, dims = self.op_name, self.dims
+        shapes.require_ndim(op, "input", x.shape, (dims + 2,), _INPUT_LAYOUT[dims])
+        shapes.require_ndim(op, "weight", w.shape, (dims + 2,), _WEIGHT_LAYOUT[dims])
         shapes.require_same_dtype(op, "input", x.dtype, "weight", w.dtype)
-        N, C, H, W = x.shape
-        O, C_w, KH, KW = w.shape
+        (N, C), sizes = x.shape[:2], tuple(x.shape[2:])
+        (O, C_w), kernel = w.shape[:2], tuple(w.shape[2:])
         if C != C_w:
             raise ShapeError(op, f"input has {C} channels but weight expects {C_w} (weight shape "
                                  f"{fmt(w.shape)}); input shape {fmt(x.shape)}")
@@ -66,34 +106,56 @@ class Conv2d(Function):
                                  f"of weight {fmt(w.shape)}, but has shape {fmt(b.shape)}")
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
-        stride, dilation = pair(self.stride, "stride"), pair(self.dilation, "dilation")
+        stride = ntuple(self.stride, dims, "stride")
+        dilation = ntuple(self.dilation, dims, "dilation")
         if min(stride) <= 0:
             raise ShapeError(op, f"stride should be greater than zero, got {stride}")
         if min(dilation) <= 0:
             raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
-        padding = conv_padding(self.padding, (KH, KW), dilation, stride)
+        padding = conv_padding(self.padding, kernel, dilation, stride, op)
         if min(padding) < 0:
             raise ShapeError(op, f"negative padding is not supported, got {self.padding}")
-        padded = (H + padding[0] + padding[1], W + padding[2] + padding[3])
-        extent = (dilation[0] * (KH - 1) + 1, dilation[1] * (KW - 1) + 1)
-        if padded[0] < extent[0] or padded[1] < extent[1]:
-            raise ShapeError(op, f"calculated padded input size per channel: ({padded[0]} x "
-                                 f"{padded[1]}); kernel size: ({extent[0]} x {extent[1]}). Kernel "
-                                 f"size can't be greater than actual input size (input shape "
-                                 f"{fmt(x.shape)}, weight shape {fmt(w.shape)})")
-        out_h = shapes.conv_out_size(H, KH, stride[0], padding[0], dilation[0],
-                                     padding_after=padding[1])
-        out_w = shapes.conv_out_size(W, KW, stride[1], padding[2], dilation[1],
-                                     padding_after=padding[3])
-        self.geometry = (stride, padding, dilation, (out_h, out_w))
-        return (N, O, out_h, out_w), x.dtype
+        padded = tuple(size + padding[2 * i] + padding[2 * i + 1] for i, size in enumerate(sizes))
+        extent = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+        if any(p < e for p, e in zip(padded, extent)):
+            raise ShapeError(op, padded_extent_error(padded, extent, x.shape, w.shape))
+        out = tuple(shapes.conv_out_size(size, k, s, padding[2 * i], d,
+                                         padding_after=padding[2 * i + 1])
+                    for i, (size, k, s, d) in enumerate(zip(sizes, kernel, stride, dilation)))
+        self.geometry = lift_to_2d(dims, stride, padding, dilation, out)
+        return (N, O) + out, x.dtype
 
     def forward(self, backend, x, w, b=None):
         stride, padding, dilation, out_hw = self.geometry
+        if self.dims == 1:
+            x, w = with_height(backend, x), with_height(backend, w)
         y, self.saved = backend.conv2d(x, w, b, stride, padding, dilation, out_hw,
                                        for_backward=self.recording)
-        return y
+        return y if self.dims == 2 else without_height(backend, y)
 
     def backward(self, backend, gy):
-        grads = backend.conv2d_backward(gy, self.saved, self.needs_input_grad)
-        return grads[:len(self.input_specs)]
+        if self.dims == 2:
+            grads = backend.conv2d_backward(gy, self.saved, self.needs_input_grad)
+            return grads[:len(self.input_specs)]
+        gx, gw, gb = backend.conv2d_backward(with_height(backend, gy), self.saved,
+                                             self.needs_input_grad)
+        gx = None if gx is None else without_height(backend, gx)
+        gw = None if gw is None else without_height(backend, gw)
+        return (gx, gw, gb)[:len(self.input_specs)]
+
+
+class Conv1d(Conv2d):
+    """Cross-correlate a batch of sequences with a bank of filters: the 2-D op's rule, and
+    its kernels on inputs of height 1 (reshaped views, no copies, one graph node).
+
+    Shape:
+        input ``(N, C_in, L)``, weight ``(C_out, C_in, kW)``, bias ``(C_out,)`` ->
+        output ``(N, C_out, L_out)`` with ``L_out = conv_out_size(L, kW, stride, padding,
+        dilation)``.
+
+    Raises:
+        ShapeError: as ``Conv2d``.
+    """
+
+    op_name = "conv1d"
+    dims = 1

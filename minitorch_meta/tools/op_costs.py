@@ -25,7 +25,7 @@ def products(function, inputs, outputs) -> int:
 def bias_additions(function, inputs, outputs) -> int:
     """Additions of a bias term (one per output element of conv2d/addmm with a bias)."""
     name = type(function).__name__
-    if name == "Conv2d" and len(inputs) > 2 and inputs[2] is not None:
+    if name in _CONVOLUTIONS and len(inputs) > 2 and inputs[2] is not None:
         return _numel(_first(outputs).shape)
     if name == "Addmm":
         return _numel(_first(outputs).shape)
@@ -46,9 +46,14 @@ def _numel(shape) -> int:
     return math.prod(shape)
 
 
-def _conv2d(inputs, outputs):
-    _, c_in, kh, kw = inputs[1].shape  # the weight
-    return _numel(_first(outputs).shape) * c_in * kh * kw
+def _conv(inputs, outputs):
+    # Each output element: one product per input channel and kernel tap (weight dims 1:).
+    return _numel(_first(outputs).shape) * _numel(inputs[1].shape[1:])
+
+
+def _conv_transpose(inputs, outputs):
+    # Each input element is spread over every output channel and kernel tap (weight dims 1:).
+    return _numel(inputs[0].shape) * _numel(inputs[1].shape[1:])
 
 
 def _mm(inputs, outputs):
@@ -74,4 +79,7 @@ def _einsum(function, outputs):
     return _numel(_first(outputs).shape) * summed * (len(plan.subscripts) - 1)
 
 
-_PRODUCT_RULES = {"Conv2d": _conv2d, "Mm": _mm, "Mv": _mm, "Addmm": _addmm, "Matmul": _matmul}
+_PRODUCT_RULES = {"Conv2d": _conv, "Mm": _mm, "Mv": _mm, "Addmm": _addmm, "Matmul": _matmul}
+_PRODUCT_RULES.update({"Conv1d": _conv, "ConvTranspose1d": _conv_transpose,
+                       "ConvTranspose2d": _conv_transpose})
+_CONVOLUTIONS = ("Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d")
