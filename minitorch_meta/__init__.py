@@ -186,6 +186,7 @@ int64 = long = _dtypes.int64
 int32 = int = _dtypes.int32
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_
+float16 = half = _dtypes.float16
 
 __version__ = "0.1.0"
 
@@ -205,6 +206,9 @@ def __getattr__(name):
         from . import serialization
 
         return getattr(serialization, name)
+    if name == "bfloat16":  # asked for by name: say why it is missing (dtypes.py)
+        raise AttributeError(f"module 'minitorch_meta' has no attribute 'bfloat16': "
+                             f"{_dtypes.BFLOAT16_UNSUPPORTED}")
     if name == "summary":
         from .tools.summary import summary
 

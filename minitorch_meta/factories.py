@@ -204,7 +204,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
 def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
     """PyTorch's inference: Python floats -> float32, ints -> int64, NumPy keeps its dtype."""
     if array.dtype.kind == "f":
-        if from_numpy_data and array.dtype != np.float16:
+        if from_numpy_data:
             return dtypes.from_numpy(array.dtype)
         return dtypes.float32
     if array.dtype.kind in "iu":

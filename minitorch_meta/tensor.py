@@ -330,6 +330,13 @@ class Tensor(TensorMethods):
     def double(self) -> Tensor:
         return self.to(dtypes.float64)
 
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def bfloat16(self) -> Tensor:
+        """Not supported: raises ``TypeError`` (NumPy has no bfloat16; use ``half()``)."""
+        raise TypeError(dtypes.BFLOAT16_UNSUPPORTED)
+
     def long(self) -> Tensor:
         return self.to(dtypes.int64)
 
@@ -531,7 +538,8 @@ def _copy_slots(source: Tensor, target: Tensor) -> None:
         setattr(target, name, getattr(source, name))
 
 
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+               "int64": "LongTensor",
                "int32": "IntTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 

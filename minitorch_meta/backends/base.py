@@ -33,7 +33,7 @@ creation and transfer
                                 a zero weight is never chosen)
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
-    unary(name, a)              name in UNARY (``erf``: float32/float64 arrays only)
+    unary(name, a)              name in UNARY
     binary(name, a, b)          name in BINARY; b may be a Python scalar
                                 (NumPy's ufunc of each name: ``rint`` rounds half to even,
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,

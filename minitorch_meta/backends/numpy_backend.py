@@ -26,6 +26,8 @@ class NumpyBackend(XpBackend):
 
     # OpenBLAS packs a tall transposed operand at half speed unless given it in blocks.
     transposed_gemm_rows = 4096
+    # NumPy has no BLAS for float16 (xp_half.py): float16 GEMMs run in float32.
+    half_gemm_dtype = np.float32
 
     def __init__(self):
         super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
@@ -45,6 +47,8 @@ class NumpyBackend(XpBackend):
     # floating-point warnings (inf + -inf) come from NumPy's module, which the filter above
     # leaves alone; the ufuncs' own reductions are the same loops, called from here.
     def sum(self, a, axis, keepdims):
+        if a.dtype == np.float16:  # accumulated in float32, as XpBackend.sum
+            return np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=np.float32).astype(a.dtype)
         return np.add.reduce(a, axis=axis, keepdims=keepdims)
 
     def max(self, a, axis, keepdims):
