@@ -42,6 +42,7 @@ from .factories import (
     zeros,
     zeros_like,
 )
+from .formatting import set_printoptions
 from .functions import (
     abs,
     add,
@@ -249,4 +250,5 @@ __all__ = [
     "narrow", "nonzero", "normal", "randint_like", "select", "swapaxes", "swapdims",
     "unflatten", "vstack",
     "cosine_similarity", "prelu", "selu",
+    "float16", "half", "set_printoptions",
 ]
