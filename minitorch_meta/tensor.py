@@ -390,6 +390,26 @@ class Tensor(TensorMethods):
         """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
         return self if self.is_contiguous() else Clone()(self)
 
+    def data_ptr(self) -> int:
+        """The memory address of the first element (0 on meta). A view's is its base's plus
+        ``storage_offset() * element_size()`` bytes."""
+        return self._backend.data_ptr(self._data)
+
+    def storage_offset(self) -> int:
+        """How many elements the first element lies after the start of the memory this
+        tensor views (0 for a tensor that owns its memory, and on meta)."""
+        return self._backend.storage_offset(self._data)
+
+    def t_(self) -> Tensor:
+        """Transpose this tensor of at most 2 dimensions in place (its shape and strides
+        change; the memory is the same, as with ``t()``)."""
+        self._check_inplace("t_")
+        from .functions import t
+
+        self._data = t(self)._data
+        self._counter().value += 1  # an in-place op, as PyTorch counts it
+        return self
+
     # -- in-place updates (no autograd) ----------------------------------------------
     def _check_inplace(self, op: str) -> None:
         if (self.requires_grad or self.grad_fn is not None) and is_grad_enabled():

@@ -3,7 +3,8 @@
 - ``grad_mode.py``: whether ops record graphs (``no_grad``, ``enable_grad``, ...);
 - ``engine.py``: the walk of a ``grad_fn`` graph from outputs to inputs;
 - ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk;
-- ``function.py``: ``Function``, custom differentiable ops written with tensors.
+- ``function.py``: ``Function``, custom differentiable ops written with tensors;
+- ``variable.py``: ``Variable``, PyTorch's deprecated alias that makes tensors.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradients import backward, grad
+from .variable import Variable
 
 __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
-           "Function"]
+           "Function", "Variable"]

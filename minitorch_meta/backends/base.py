@@ -60,6 +60,10 @@ layout and indexing
                                 along each dimension of ``a``'s memory (PyTorch's
                                 ``stride()``; meta: a C-ordered array's)
     getitem(a, index) / setitem(a, index, value)
+    data_ptr(a)                 the address of ``a``'s first element, an int (meta: 0)
+    storage_offset(a)           how many elements ``a``'s first element lies after the start
+                                of the memory block it views (0 for an array that owns its
+                                memory; meta: 0)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
@@ -172,6 +176,8 @@ class Backend:
     def cumprod(self, a, axis): self._missing("cumprod")
     def einsum(self, equation, *operands): self._missing("einsum")
     def categorical(self, weights, u): self._missing("categorical")
+    def data_ptr(self, a): self._missing("data_ptr")
+    def storage_offset(self, a): self._missing("storage_offset")
 
 
 def contiguous_strides(shape) -> tuple:

@@ -57,6 +57,18 @@ class NumpyBackend(XpBackend):
     def min(self, a, axis, keepdims):
         return np.minimum.reduce(a, axis=axis, keepdims=keepdims)
 
+    def getitem(self, a, index):
+        # Indexing every dimension with an int gives NumPy's scalar, a copy; PyTorch's
+        # ``x[k]`` is a 0-d view (writing to it writes to ``x``), which NumPy gives for the
+        # same ints followed by an Ellipsis.
+        if type(index) is int and a.ndim == 1:  # a vector's element: the common case
+            return a[index, ...]
+        out = a[index]
+        if type(out) is np.ndarray:
+            return out
+        items = index if isinstance(index, tuple) else (index,)
+        return a[tuple(i for i in items if i is not Ellipsis) + (Ellipsis,)]
+
     def scatter_add(self, target, index, values):
         scatter_add(target, index, values)  # np.add.at, through a flat index where it can
 
@@ -65,6 +77,17 @@ class NumpyBackend(XpBackend):
         # come from NumPy's module, which the filter above leaves alone.
         with np.errstate(all="ignore"):
             return super().einsum(equation, *operands)
+
+    def data_ptr(self, a):
+        return np.asarray(a).__array_interface__["data"][0]  # asarray: x[k] may be a scalar
+
+    def block_start(self, a):
+        # Views chain through ``.base`` to the array that owns the memory (a non-array base,
+        # such as the bytes of ``frombuffer``, is the memory itself: its array starts it).
+        a = np.asarray(a)
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        return self.data_ptr(a)
 
     def erf(self, a):
         return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)

@@ -70,6 +70,16 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         """The error function, elementwise, in ``a``'s dtype (float32 or float64)."""
         raise NotImplementedError
 
+    def data_ptr(self, a):
+        raise NotImplementedError
+
+    def block_start(self, a):
+        """The address of the start of the memory block that ``a`` views."""
+        raise NotImplementedError
+
+    def storage_offset(self, a):
+        return (self.data_ptr(a) - self.block_start(a)) // a.itemsize
+
     def _erf(self, a):
         # The devices' erf kernels are float32/float64 ones; a float16 series summed in
         # float16 would round at every step.
