@@ -1,4 +1,5 @@
-"""Data types: ``float32`` (the default), ``float64``, ``int64``, ``int32``, ``uint8``, ``bool``.
+"""Data types: ``float32`` (the default), ``float64``, ``float16``, ``int64``, ``int32``,
+``uint8``, ``bool``.
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -33,14 +34,16 @@ bool_ = dtype("bool", np.bool_, 0)
 uint8 = dtype("uint8", np.uint8, 1)
 int32 = dtype("int32", np.int32, 2)
 int64 = dtype("int64", np.int64, 3)
+float16 = dtype("float16", np.float16, 9)
 float32 = dtype("float32", np.float32, 10)
 float64 = dtype("float64", np.float64, 11)
 
-ALL = (bool_, uint8, int32, int64, float32, float64)
+ALL = (bool_, uint8, int32, int64, float16, float32, float64)
 #: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
 BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update({"float": float32, "double": float64, "long": int64, "int": int32})
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64,
+                 "int": int32})
 
 DEFAULT_FLOAT = float32
 
@@ -54,11 +57,19 @@ def get_default_dtype() -> dtype:
     return DEFAULT_FLOAT
 
 
+#: Why there is no ``bfloat16`` (docs/differences.md), for every place that is asked for it.
+BFLOAT16_UNSUPPORTED = ("bfloat16 is not supported by minitorch_meta: NumPy, which holds the "
+                        "CPU data, has no bfloat16 type; use torch.float16 (torch.half) or "
+                        "torch.float32 instead")
+
+
 def from_name(name: str) -> dtype:
     """The dtype called ``name`` (``"float32"``, ``"float"``, ``"int64"``, ...)."""
     try:
         return _BY_NAME[name]
     except KeyError:
+        if name == "bfloat16":
+            raise TypeError(BFLOAT16_UNSUPPORTED) from None
         raise TypeError(f"unknown dtype name {name!r}; expected one of "
                         f"{sorted(_BY_NAME)}") from None
 

@@ -15,6 +15,7 @@ import numpy as np
 from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
+from .ops.elementwise import _finite_range
 from .tensor import Tensor
 
 
@@ -194,17 +195,41 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         out = out.clone() if out is data else out
         return out.requires_grad_(requires_grad) if requires_grad else out
     array = np.array(data)
+    from_numpy_data = isinstance(data, (np.ndarray, np.generic))
     if dtype is None:
-        dtype = _infer_dtype(array, from_numpy_data=isinstance(data, (np.ndarray, np.generic)))
+        dtype = _infer_dtype(array, from_numpy_data)
     dtype, backend = _setup(dtype, device)
+    if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
+        _check_fits(array, dtype)
+    if dtype.is_floating_point and array.dtype.itemsize > dtype.itemsize:
+        with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
+            array = array.astype(dtype.numpy)
     array = array.astype(dtype.numpy, copy=False)
     return _finish(backend.asarray(array, dtype), backend, requires_grad)
+
+
+def _check_fits(array: np.ndarray, dtype) -> None:
+    """PyTorch's overflow check of Python numbers given for an integer dtype: a float must
+    lie in the dtype's range (``-3.0`` is no uint8), an int too, except that an unsigned
+    dtype also takes negative ints down to ``-max``, wrapped (``-3`` as uint8 is 253)."""
+    if dtype.is_floating_point or dtype is dtypes.bool_ or array.size == 0 \
+            or array.dtype.kind not in "iuf":
+        return
+    low, high = _finite_range(dtype)
+    if array.dtype.kind != "f" and dtype.numpy.kind == "u":
+        low = -high
+    smallest, largest = array.min(), array.max()  # NaN, if any, is both (and fits nothing)
+    if not (low <= smallest and largest <= high):
+        wrong = smallest if not low <= smallest else largest
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow: "
+                           f"{wrong.item()!r} is outside [{low}, {high}]; pick a wider dtype "
+                           f"or bring the values into range first")
 
 
 def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
     """PyTorch's inference: Python floats -> float32, ints -> int64, NumPy keeps its dtype."""
     if array.dtype.kind == "f":
-        if from_numpy_data and array.dtype != np.float16:
+        if from_numpy_data:
             return dtypes.from_numpy(array.dtype)
         return dtypes.float32
     if array.dtype.kind in "iu":

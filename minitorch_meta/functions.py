@@ -44,70 +44,95 @@ def _find_tensor_type() -> type:
 
 
 def _binary(op_class, a, b):
-    """``a op b`` where ``a`` or ``b`` is a Tensor and the other a Tensor or a scalar."""
+    """``a op b`` where ``a`` or ``b`` is a Tensor and the other a Tensor or a scalar;
+    NotImplemented for an operand of another type (what Python's operators need)."""
     tensor = _tensor_type or _find_tensor_type()
     if isinstance(b, tensor):
         if isinstance(a, tensor):
             return op_class()(a, b)
-        return op_class(scalar=a, reflected=True)(b)
-    # float and int first: isinstance against the Number ABC costs ~7x more.
-    if type(b) in (float, int) or isinstance(b, Number) or _is_numpy_scalar(b):
+        if _is_scalar(a):
+            return op_class(scalar=a, reflected=True)(b)
+        return NotImplemented
+    if _is_scalar(b):
         return op_class(scalar=b)(a)
     return NotImplemented
+
+
+def _is_scalar(value) -> bool:
+    # float and int first: isinstance against the Number ABC costs ~7x more.
+    return type(value) in (float, int) or isinstance(value, Number) or _is_numpy_scalar(value)
 
 
 def _is_numpy_scalar(value) -> bool:
     return hasattr(value, "dtype") and getattr(value, "shape", None) == ()
 
 
+def call_binary(op: str, op_class, input, other, scalar_first: bool = True):
+    """``op(input, other)`` through ``_binary`` as a function call: a number may stand
+    for ``input`` (where PyTorch takes one: ``scalar_first``) or ``other``, and anything
+    else raises ``TypeError`` (an operator returns NotImplemented instead)."""
+    tensor = _tensor_type or _find_tensor_type()
+    if not isinstance(input, tensor) and not (scalar_first and isinstance(other, tensor)):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    result = _binary(op_class, input, other)
+    if result is NotImplemented:
+        # ``input`` is a tensor, or a number with ``other`` a tensor (checked above)
+        wrong, name, position = (other, "other", 2) if isinstance(input, tensor) else (
+            input, "input", 1)
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor or "
+                        f"Number, not {type(wrong).__name__}")
+    return result
+
+
 def add(input, other, alpha: Number = 1):
     """``input + alpha * other`` with broadcasting."""
-    return _binary(ew.Add, input, other if alpha == 1 else other * alpha)
+    return call_binary("add", ew.Add, input, other if alpha == 1 else other * alpha)
 
 
 def sub(input, other, alpha: Number = 1):
     """``input - alpha * other`` with broadcasting."""
-    return _binary(ew.Sub, input, other if alpha == 1 else other * alpha)
+    return call_binary("sub", ew.Sub, input, other if alpha == 1 else other * alpha)
 
 
 def mul(input, other):
-    return _binary(ew.Mul, input, other)
+    return call_binary("mul", ew.Mul, input, other)
 
 
 def div(input, other, *, rounding_mode: str | None = None):
     """True division (integers give floats), with broadcasting; ``rounding_mode='trunc'``
     or ``'floor'`` rounds the quotient (integers then stay integers)."""
     if rounding_mode is None:
-        return _binary(ew.Div, input, other)
-    return _binary(division.rounding_class(rounding_mode), input, other)
+        return call_binary("div", ew.Div, input, other)
+    return call_binary("div", division.rounding_class(rounding_mode), input, other)
 
 
 def pow(input, exponent):  # noqa: A001 - PyTorch's name
-    return _binary(ew.Pow, input, exponent)
+    return call_binary("pow", ew.Pow, input, exponent)
 
 
 def eq(input, other):
-    return _binary(ew.Eq, input, other)
+    return call_binary("eq", ew.Eq, input, other, scalar_first=False)
 
 
 def ne(input, other):
-    return _binary(ew.Ne, input, other)
+    return call_binary("ne", ew.Ne, input, other, scalar_first=False)
 
 
 def lt(input, other):
-    return _binary(ew.Lt, input, other)
+    return call_binary("lt", ew.Lt, input, other, scalar_first=False)
 
 
 def le(input, other):
-    return _binary(ew.Le, input, other)
+    return call_binary("le", ew.Le, input, other, scalar_first=False)
 
 
 def gt(input, other):
-    return _binary(ew.Gt, input, other)
+    return call_binary("gt", ew.Gt, input, other, scalar_first=False)
 
 
 def ge(input, other):
-    return _binary(ew.Ge, input, other)
+    return call_binary("ge", ew.Ge, input, other, scalar_first=False)
 
 
 def neg(input):

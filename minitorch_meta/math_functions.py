@@ -9,27 +9,14 @@ from __future__ import annotations
 
 from numbers import Number
 
-from .functions import _binary, _find_tensor_type
+from .functions import _find_tensor_type
+from .functions import call_binary as _call
 from .functions import pow as _pow
 from .ops import division, logical, rounding, ternary, unary_math
 
 
 def _is_tensor(value) -> bool:
     return isinstance(value, _find_tensor_type())
-
-
-def _call(op: str, op_class, input, other, scalar_first: bool = True):
-    """``op(input, other)`` through ``_binary`` as a function call: a number may stand
-    for ``input`` (where PyTorch takes one: ``scalar_first``) or ``other``, and anything
-    else raises ``TypeError`` (an operator returns NotImplemented instead)."""
-    if not _is_tensor(input) and not (scalar_first and _is_tensor(other)):
-        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
-    result = _binary(op_class, input, other)
-    if result is NotImplemented:
-        raise TypeError(f"{op}(): argument 'other' (position 2) must be Tensor or Number, not "
-                        f"{type(other).__name__}")
-    return result
 
 
 def _tensors(op: str, input, other) -> None:

@@ -330,6 +330,13 @@ class Tensor(TensorMethods):
     def double(self) -> Tensor:
         return self.to(dtypes.float64)
 
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def bfloat16(self) -> Tensor:
+        """Not supported: raises ``TypeError`` (NumPy has no bfloat16; use ``half()``)."""
+        raise TypeError(dtypes.BFLOAT16_UNSUPPORTED)
+
     def long(self) -> Tensor:
         return self.to(dtypes.int64)
 
@@ -382,6 +389,26 @@ class Tensor(TensorMethods):
     def contiguous(self) -> Tensor:
         """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
         return self if self.is_contiguous() else Clone()(self)
+
+    def data_ptr(self) -> int:
+        """The memory address of the first element (0 on meta). A view's is its base's plus
+        ``storage_offset() * element_size()`` bytes."""
+        return self._backend.data_ptr(self._data)
+
+    def storage_offset(self) -> int:
+        """How many elements the first element lies after the start of the memory this
+        tensor views (0 for a tensor that owns its memory, and on meta)."""
+        return self._backend.storage_offset(self._data)
+
+    def t_(self) -> Tensor:
+        """Transpose this tensor of at most 2 dimensions in place (its shape and strides
+        change; the memory is the same, as with ``t()``)."""
+        self._check_inplace("t_")
+        from .functions import t
+
+        self._data = t(self)._data
+        self._counter().value += 1  # an in-place op, as PyTorch counts it
+        return self
 
     # -- in-place updates (no autograd) ----------------------------------------------
     def _check_inplace(self, op: str) -> None:
@@ -531,7 +558,8 @@ def _copy_slots(source: Tensor, target: Tensor) -> None:
         setattr(target, name, getattr(source, name))
 
 
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+               "int64": "LongTensor",
                "int32": "IntTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 

@@ -15,6 +15,7 @@ import warnings
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
+from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
 from . import unique_functions as UF
@@ -36,12 +37,23 @@ class TensorMethods:
 
     __slots__ = ()
 
-    # arithmetic (reflected forms swap the operands)
-    __add__ = F.add
-    __sub__ = F.sub
-    __mul__ = F.mul
-    __truediv__ = F.div
-    __pow__ = F.pow
+    # arithmetic (reflected forms swap the operands); an operand of another type gives
+    # NotImplemented, so that Python tries its reflected method (``add`` raises instead)
+    def __add__(self, other):
+        return F._binary(ew.Add, self, other)
+
+    def __sub__(self, other):
+        return F._binary(ew.Sub, self, other)
+
+    def __mul__(self, other):
+        return F._binary(ew.Mul, self, other)
+
+    def __truediv__(self, other):
+        return F._binary(ew.Div, self, other)
+
+    def __pow__(self, other):
+        return F._binary(ew.Pow, self, other)
+
     __neg__ = F.neg
     __abs__ = F.abs
     __matmul__ = F.matmul
@@ -65,12 +77,23 @@ class TensorMethods:
         return F.matmul(other, self)
 
     # comparisons (``==`` compares elementwise, as in PyTorch)
-    __eq__ = F.eq
-    __ne__ = F.ne
-    __lt__ = F.lt
-    __le__ = F.le
-    __gt__ = F.gt
-    __ge__ = F.ge
+    def __eq__(self, other):
+        return F._binary(ew.Eq, self, other)
+
+    def __ne__(self, other):
+        return F._binary(ew.Ne, self, other)
+
+    def __lt__(self, other):
+        return F._binary(ew.Lt, self, other)
+
+    def __le__(self, other):
+        return F._binary(ew.Le, self, other)
+
+    def __gt__(self, other):
+        return F._binary(ew.Gt, self, other)
+
+    def __ge__(self, other):
+        return F._binary(ew.Ge, self, other)
 
     add, sub, mul, div, pow = F.add, F.sub, F.mul, F.div, F.pow
     eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
@@ -328,6 +351,8 @@ class TensorMethods:
 
         return multinomial(self, num_samples, replacement, generator=generator)
 
+    # Python functions over the elements, CPU only (python_apply.py)
+    apply_, map_ = PA.apply_, PA.map_
     # writes at an index's positions (scatter_functions.py)
     scatter, scatter_add, index_add, index_copy, index_fill = (
         SC.scatter, SC.scatter_add, SC.index_add, SC.index_copy, SC.index_fill)

@@ -13,7 +13,7 @@ from . import dtypes
 from .ops.elementwise import _finite_range
 
 #: significand bits (without the implicit one) and exponent bits of each float width
-_IEEE_LAYOUT = {4: (23, 8), 8: (52, 11)}
+_IEEE_LAYOUT = {2: (10, 5), 4: (23, 8), 8: (52, 11)}
 
 
 def _dtype_argument(function: str, dtype) -> dtypes.dtype:

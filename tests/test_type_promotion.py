@@ -11,7 +11,7 @@ import minitorch_meta as mt
 
 torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
 
-DTYPES = ["bool", "uint8", "int32", "int64", "float32", "float64"]
+DTYPES = ["bool", "uint8", "int32", "int64", "float16", "float32", "float64"]
 SHAPES = {"0-d": (), "1-d": (3,)}
 OPS = {
     "add": lambda T, a, b: a + b,

@@ -4,7 +4,8 @@
 - ``engine.py``: the walk of a ``grad_fn`` graph from outputs to inputs;
 - ``indexed_gradient.py``: the gradient of ``x[index]``, added into ``x``'s at the index;
 - ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk;
-- ``function.py``: ``Function``, custom differentiable ops written with tensors.
+- ``function.py``: ``Function``, custom differentiable ops written with tensors;
+- ``variable.py``: ``Variable``, PyTorch's deprecated alias that makes tensors.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradients import backward, grad
+from .variable import Variable
 
 __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
-           "Function"]
+           "Function", "Variable"]

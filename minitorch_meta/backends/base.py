@@ -33,7 +33,7 @@ creation and transfer
                                 a zero weight is never chosen)
     synchronize()               wait for queued work (a no-op on the CPU)
 elementwise (NumPy broadcasting)
-    unary(name, a)              name in UNARY (``erf``: float32/float64 arrays only)
+    unary(name, a)              name in UNARY
     binary(name, a, b)          name in BINARY; b may be a Python scalar
                                 (NumPy's ufunc of each name: ``rint`` rounds half to even,
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,
@@ -60,6 +60,10 @@ layout and indexing
                                 along each dimension of ``a``'s memory (PyTorch's
                                 ``stride()``; meta: a C-ordered array's)
     getitem(a, index) / setitem(a, index, value)
+    data_ptr(a)                 the address of ``a``'s first element, an int (meta: 0)
+    storage_offset(a)           how many elements ``a``'s first element lies after the start
+                                of the memory block it views (0 for an array that owns its
+                                memory; meta: 0)
     index_add(shape, index, values, dtype)   zeros(shape) with values added at index
     accumulate(target, index, values)   ``target[index] += values`` in place (``index``
                                 may be ``Ellipsis``: all of it); repeated picks of an
@@ -187,6 +191,8 @@ class Backend:
     def cumprod(self, a, axis): self._missing("cumprod")
     def einsum(self, equation, *operands): self._missing("einsum")
     def categorical(self, weights, u): self._missing("categorical")
+    def data_ptr(self, a): self._missing("data_ptr")
+    def storage_offset(self, a): self._missing("storage_offset")
 
 
 def contiguous_strides(shape) -> tuple:

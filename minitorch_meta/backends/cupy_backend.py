@@ -179,6 +179,12 @@ class CupyBackend(XpBackend):
     def scatter_add(self, target, index, values):
         self._cupyx.scatter_add(target, index, values)
 
+    def data_ptr(self, a):
+        return a.data.ptr
+
+    def block_start(self, a):
+        return a.data.mem.ptr  # the allocation this array's memory pointer points into
+
     def erf(self, a):
         return self._cupyx.scipy.special.erf(a)
 

@@ -120,6 +120,12 @@ class MetaBackend(Backend):
     def strides(self, a):
         return contiguous_strides(a.shape)  # as is_contiguous: the C-ordered array it stands for
 
+    def data_ptr(self, a):
+        return 0  # no memory (PyTorch's meta tensors also say 0)
+
+    def storage_offset(self, a):
+        return 0  # meta views keep no offset (docs/differences.md)
+
     def setitem(self, a, index, value):
         pass  # nothing to write: the shape was checked by the caller
 

@@ -26,6 +26,8 @@ class NumpyBackend(XpBackend):
 
     # OpenBLAS packs a tall transposed operand at half speed unless given it in blocks.
     transposed_gemm_rows = 4096
+    # NumPy has no BLAS for float16 (xp_half.py): float16 GEMMs run in float32.
+    half_gemm_dtype = np.float32
 
     def __init__(self):
         super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
@@ -45,6 +47,8 @@ class NumpyBackend(XpBackend):
     # floating-point warnings (inf + -inf) come from NumPy's module, which the filter above
     # leaves alone; the ufuncs' own reductions are the same loops, called from here.
     def sum(self, a, axis, keepdims):
+        if a.dtype == np.float16:  # accumulated in float32, as XpBackend.sum
+            return np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=np.float32).astype(a.dtype)
         return np.add.reduce(a, axis=axis, keepdims=keepdims)
 
     def max(self, a, axis, keepdims):
@@ -52,6 +56,18 @@ class NumpyBackend(XpBackend):
 
     def min(self, a, axis, keepdims):
         return np.minimum.reduce(a, axis=axis, keepdims=keepdims)
+
+    def getitem(self, a, index):
+        # Indexing every dimension with an int gives NumPy's scalar, a copy; PyTorch's
+        # ``x[k]`` is a 0-d view (writing to it writes to ``x``), which NumPy gives for the
+        # same ints followed by an Ellipsis.
+        if type(index) is int and a.ndim == 1:  # a vector's element: the common case
+            return a[index, ...]
+        out = a[index]
+        if type(out) is np.ndarray:
+            return out
+        items = index if isinstance(index, tuple) else (index,)
+        return a[tuple(i for i in items if i is not Ellipsis) + (Ellipsis,)]
 
     def scatter_add(self, target, index, values):
         scatter_add(target, index, values)  # np.add.at, through a flat index where it can
@@ -61,6 +77,17 @@ class NumpyBackend(XpBackend):
         # come from NumPy's module, which the filter above leaves alone.
         with np.errstate(all="ignore"):
             return super().einsum(equation, *operands)
+
+    def data_ptr(self, a):
+        return np.asarray(a).__array_interface__["data"][0]  # asarray: x[k] may be a scalar
+
+    def block_start(self, a):
+        # Views chain through ``.base`` to the array that owns the memory (a non-array base,
+        # such as the bytes of ``frombuffer``, is the memory itself: its array starts it).
+        a = np.asarray(a)
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        return self.data_ptr(a)
 
     def erf(self, a):
         return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)

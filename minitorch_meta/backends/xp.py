@@ -7,7 +7,11 @@ so that the CUDA path runs exactly this code.
 The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winograd.py``
 (Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
-here.
+here; ``xp_half.py`` runs the float16 ones in float32.
+
+float16 sums (``sum``, ``cumsum``, ``cumprod``), ``erf`` and, where ``half_gemm_dtype``
+says so, float16 GEMMs (``matmul``, ``einsum``) compute in float32 and round the result
+once, as PyTorch does (see ``xp_half.py`` for why).
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from __future__ import annotations
 from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
+from .xp_half import HalfKernels
 from .xp_pooling import PoolingKernels
 from .xp_winograd import WinogradKernels
 
 
-class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels, Backend):
+class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
+                Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass
@@ -34,7 +40,7 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         self._unary = {"neg": xp.negative, "abs": xp.abs, "exp": xp.exp, "log": xp.log,
                        "log1p": xp.log1p,
                        "sign": xp.sign, "sqrt": xp.sqrt, "tanh": xp.tanh,
-                       "erf": self.erf}
+                       "erf": self._erf}
         self._binary = {"add": xp.add, "sub": xp.subtract, "mul": xp.multiply,
                         "div": xp.true_divide, "pow": xp.power, "maximum": xp.maximum,
                         "minimum": xp.minimum, "eq": xp.equal, "ne": xp.not_equal,
@@ -61,8 +67,25 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         raise NotImplementedError
 
     def erf(self, a):
-        """The error function, elementwise, in ``a``'s (floating-point) dtype."""
+        """The error function, elementwise, in ``a``'s dtype (float32 or float64)."""
         raise NotImplementedError
+
+    def data_ptr(self, a):
+        raise NotImplementedError
+
+    def block_start(self, a):
+        """The address of the start of the memory block that ``a`` views."""
+        raise NotImplementedError
+
+    def storage_offset(self, a):
+        return (self.data_ptr(a) - self.block_start(a)) // a.itemsize
+
+    def _erf(self, a):
+        # The devices' erf kernels are float32/float64 ones; a float16 series summed in
+        # float16 would round at every step.
+        if a.dtype == self.xp.float16:
+            return self.erf(a.astype(self.xp.float32)).astype(a.dtype)
+        return self.erf(a)
 
     # -- creation and transfer --------------------------------------------------------
     def empty(self, shape, dtype):
@@ -82,11 +105,23 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
 
     def uniform(self, shape, low, high, dtype, generator):
         rng = generator or self.generator
-        a = rng.random(shape, dtype=dtype.numpy)
+        if dtype.numpy == self.xp.float16:
+            a = self._uniform_half(rng, shape)
+        else:
+            a = rng.random(shape, dtype=dtype.numpy)
         if low != 0.0 or high != 1.0:
             a *= high - low
             a += low
         return a
+
+    def _uniform_half(self, rng, shape):
+        """float16 in [0, 1): the generators have no float16, and a float32 draw rounded to
+        float16 could give 1.0. So a multiple of 2**-11 (float16's resolution below 1),
+        each equally likely: exact in float16 and never 1."""
+        xp = self.xp
+        steps = rng.integers(0, 2048, size=shape).astype(xp.float16)
+        steps *= xp.float16(2.0 ** -11)
+        return steps
 
     def integers(self, shape, low, high, dtype, generator):
         rng = generator or self.generator
@@ -117,7 +152,10 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
 
     def normal(self, shape, mean, std, dtype, generator):
         rng = generator or self.generator
-        a = rng.standard_normal(shape, dtype=dtype.numpy)
+        if dtype.numpy == self.xp.float16:  # the generators have no float16
+            a = rng.standard_normal(shape, dtype=self.xp.float32).astype(self.xp.float16)
+        else:
+            a = rng.standard_normal(shape, dtype=dtype.numpy)
         if std != 1.0:
             a *= std
         if mean != 0.0:
@@ -136,6 +174,8 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
 
     # -- reductions ------------------------------------------------------------------
     def sum(self, a, axis, keepdims):
+        if a.dtype == self.xp.float16:  # accumulated in float32 (see the module docstring)
+            return a.sum(axis=axis, keepdims=keepdims, dtype=self.xp.float32).astype(a.dtype)
         return a.sum(axis=axis, keepdims=keepdims)
 
     def max(self, a, axis, keepdims):
@@ -161,7 +201,7 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     def sum_to_shape(self, a, shape):
         if a.shape == shape:
             return a
-        return a.sum(axis=broadcast_axes(shape, a.shape), keepdims=True).reshape(shape)
+        return self.sum(a, broadcast_axes(shape, a.shape), True).reshape(shape)
 
     # -- linear algebra --------------------------------------------------------------
     def matmul(self, a, b):
@@ -169,8 +209,17 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
         # but NumPy 2's matmul dispatch costs 0.5-2 µs more per call: a Python loop of
         # ``w.mv(x[k])`` (EE-559's batch vs loop) pays it on every row.
         if a.ndim <= 2 and b.ndim <= 2:
+            if self._widens_gemm(a):
+                return self._widened_gemm(self.xp.dot, a, b)
             return self.xp.dot(a, b)
+        if self._widens_gemm(a):
+            return self._widened_gemm(self.xp.matmul, a, b)
         return self.xp.matmul(a, b)
+
+    def _widened_gemm(self, gemm, *operands):
+        """``gemm(*operands)`` on float16 operands, computed in ``half_gemm_dtype``."""
+        wide = self.half_gemm_dtype
+        return gemm(*(a.astype(wide) for a in operands)).astype(operands[0].dtype)
 
     def qr(self, a):
         # LAPACK's geqrf/orgqr in NumPy, cuSOLVER in CuPy; both keep float32 as float32.
@@ -237,16 +286,25 @@ class XpBackend(ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
     def prod(self, a, axis, keepdims):
         return self.xp.multiply.reduce(a, axis=axis, dtype=a.dtype, keepdims=keepdims)
 
+    # float16 is accumulated in float32 (see the module docstring), then rounded once.
     def cumsum(self, a, axis):
-        return self.xp.add.accumulate(a, axis=axis, dtype=a.dtype)
+        wide = self._accumulator(a)
+        return self.xp.add.accumulate(a, axis=axis, dtype=wide).astype(a.dtype, copy=False)
 
     def cumprod(self, a, axis):
-        return self.xp.multiply.accumulate(a, axis=axis, dtype=a.dtype)
+        wide = self._accumulator(a)
+        return self.xp.multiply.accumulate(a, axis=axis, dtype=wide).astype(a.dtype, copy=False)
+
+    def _accumulator(self, a):
+        """The dtype running sums and products of ``a`` are accumulated in."""
+        return self.xp.float32 if a.dtype == self.xp.float16 else a.dtype
 
     def einsum(self, equation, *operands):
         xp = self.xp
         # With several operands, ``optimize`` contracts them pairwise through BLAS GEMMs
         # (and picks the order) instead of one loop over every index combination.
+        if operands and self._widens_gemm(operands[0]):  # all operands share one dtype
+            return self._widened_gemm(lambda *wide: self.einsum(equation, *wide), *operands)
         out = xp.asarray(xp.einsum(equation, *operands, optimize=len(operands) > 1))
         # A transpose or a diagonal comes back as a view of the operand: copy it, so that
         # writing into the result never writes into the input.

@@ -452,6 +452,10 @@ class Module:
     def double(self) -> Module:
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
+    def half(self) -> Module:
+        """Cast floating-point parameters and buffers to float16 (integer ones are kept)."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
     def to_empty(self, *, device, recurse: bool = True) -> Module:
         """Give every parameter and buffer new, uninitialised storage on ``device``.
 

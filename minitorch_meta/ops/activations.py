@@ -60,7 +60,7 @@ class Erf(Function):
 
 
 class _FloatingActivation(Function):
-    """An activation defined for float32 and float64 only (PyTorch has no integer kernel).
+    """An activation defined for floating-point dtypes only (PyTorch has no integer kernel).
 
     Shape:
         the output has the input's shape and dtype.
@@ -74,7 +74,7 @@ class _FloatingActivation(Function):
         if not x._dtype.is_floating_point:
             raise NotImplementedError(
                 f"\"{self.kernel_name}\" not implemented for '{x._dtype}': {self.op_name} takes "
-                "float32 or float64 tensors; convert the input first, e.g. with .float()")
+                "floating-point tensors; convert the input first, e.g. with .float()")
         return x._data.shape, x._dtype
 
 

@@ -16,7 +16,7 @@ from .shapes import ShapeError, fmt
 
 # PyTorch's names of the scalar types, for its "not implemented for 'Int'" errors.
 _SCALAR_NAMES = {"bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long",
-                 "float32": "Float", "float64": "Double"}
+                 "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
 def _require_dtype(op: str, dtype, allowed) -> None:
@@ -122,7 +122,8 @@ class AvgPool2d(Function):
                                  f"({C}x{out_hw[0]}x{out_hw[1]}). Output size is too small "
                                  f"(input shape {fmt(shape)}, kernel_size={kernel}, "
                                  f"stride={stride}, padding={padding})")
-        _require_dtype(op, x.dtype, (dtypes.float32, dtypes.float64, dtypes.int64))
+        _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64,
+                                       dtypes.int64))
         if self.divisor_override is not None:
             divisor = int(self.divisor_override)
         else:
@@ -175,7 +176,7 @@ class AdaptiveAvgPool2d(Function):
                 raise ShapeError(op, f"expected input to have non-zero size for non-batch "
                                      f"dimensions, but input has sizes {fmt(shape)} with "
                                      f"dimension {axis} being empty")
-        _require_dtype(op, x.dtype, (dtypes.float32, dtypes.float64))
+        _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64))
         self.out_hw = out_hw
         if out_hw == (1, 1):
             # PyTorch computes a 1x1 output as ``mean`` over H and W, and names it so.

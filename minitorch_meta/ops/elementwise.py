@@ -601,8 +601,8 @@ def _bound_scalar(op: str, name: str, value, dtype):
     return dtype.numpy.type(value)
 
 
-#: the largest finite float of each float width in bytes (IEEE 754 single and double)
-_FLOAT_MAX = {4: 3.4028234663852886e38, 8: sys.float_info.max}
+#: the largest finite float of each float width in bytes (IEEE 754 half, single, double)
+_FLOAT_MAX = {2: 65504.0, 4: 3.4028234663852886e38, 8: sys.float_info.max}
 
 
 def _finite_range(dtype) -> tuple:

@@ -61,7 +61,7 @@ class LayerNorm(Function):
                               f"input of size{_listed(shape)}")
         if not x._dtype.is_floating_point:
             raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
-                                      f"'{x._dtype}': layer_norm takes float32 or float64 "
+                                      f"'{x._dtype}': layer_norm takes floating-point "
                                       "tensors; convert the input first, e.g. with .float()")
         for name, tensor in (("weight", weight), ("bias", bias)):
             if tensor is not None:

@@ -154,10 +154,10 @@ def test_huge_meta_tensors_allocate_nothing():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: mF.gelu(x.long()), NotImplementedError,
-     "\"GeluKernelImpl\" not implemented for 'torch.int64': gelu takes float32 or float64 "
+     "\"GeluKernelImpl\" not implemented for 'torch.int64': gelu takes floating-point "
      "tensors; convert the input first, e.g. with .float()"),
     (lambda x: mF.silu(x.int()), NotImplementedError,
-     "\"silu_cpu\" not implemented for 'torch.int32': silu takes float32 or float64 tensors; "
+     "\"silu_cpu\" not implemented for 'torch.int32': silu takes floating-point tensors; "
      "convert the input first, e.g. with .float()"),
     (lambda x: mF.gelu(x, approximate="exact"), RuntimeError,
      "approximate argument must be either none or tanh. (got approximate='exact')"),

@@ -173,8 +173,8 @@ def _bad_shape_case(normalized_shape, weight_shape=None, bias_shape=None):
      "layer_norm: Expected bias to be of same shape as normalized_shape, but got bias of shape "
      "[4] and normalized_shape = [3, 4]"),
     (lambda x: mF.layer_norm(x.long(), (4,)), NotImplementedError,
-     "\"LayerNormKernelImpl\" not implemented for 'torch.int64': layer_norm takes float32 or "
-     "float64 tensors; convert the input first, e.g. with .float()"),
+     "\"LayerNormKernelImpl\" not implemented for 'torch.int64': layer_norm takes "
+     "floating-point tensors; convert the input first, e.g. with .float()"),
     (lambda x: mF.layer_norm(x, (4,), mt.ones(4, dtype=mt.float64, device=x.device)), TypeError,
      "layer_norm: expected input and weight to have the same dtype, but got "
      "input.dtype=torch.float32 and weight.dtype=torch.float64"),
