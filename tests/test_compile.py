@@ -35,6 +35,8 @@ def test_compile_as_a_decorator_with_and_without_arguments():
     (lambda T: T.compile(lambda x: x, mode="fast"), RuntimeError),
     (lambda T: T.compile(lambda x: x, mode="default", options={}), RuntimeError),
 ])
+# PyTorch's compile imports its dynamo stack, which warns that torch.jit is deprecated
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_compile_errors_are_torchs(call, error):
     torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
     with pytest.raises(error) as theirs:

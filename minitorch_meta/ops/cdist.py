@@ -41,9 +41,10 @@ class Cdist(Function):
 
     def infer(self, x1, x2):
         for name, x in (("X1", x1), ("X2", x2)):
-            if x._dtype not in _FLOATS:
-                raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
-                                   f"{x._dtype}; convert it with .float()")
+            if x._dtype not in _FLOATS:  # PyTorch has no float16 cdist either
+                raise RuntimeError(f"cdist only supports floating-point dtypes (float32 or "
+                                   f"float64), {name} got: {x._dtype}; convert it with "
+                                   f".float()")
         if x1._dtype is not x2._dtype:
             raise RuntimeError(f"cdist: expected X1 and X2 to have the same dtype, but got: "
                                f"{x1._dtype} != {x2._dtype}")

@@ -99,9 +99,11 @@ def test_a_huge_meta_problem_costs_nothing():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: mt.cdist(x.long(), x), RuntimeError,
-     "cdist only supports floating-point dtypes, X1 got: torch.int64"),
+     "cdist only supports floating-point dtypes (float32 or float64), X1 got: torch.int64"),
     (lambda x: mt.cdist(x, x.int()), RuntimeError,
-     "cdist only supports floating-point dtypes, X2 got: torch.int32"),
+     "cdist only supports floating-point dtypes (float32 or float64), X2 got: torch.int32"),
+    (lambda x: mt.cdist(x.half(), x.half()), RuntimeError,  # PyTorch: NotImplementedError
+     "cdist only supports floating-point dtypes (float32 or float64), X1 got: torch.float16"),
     (lambda x: mt.cdist(x, x.double()), RuntimeError,
      "cdist: expected X1 and X2 to have the same dtype, but got: torch.float32 != "
      "torch.float64"),
