@@ -61,11 +61,11 @@ class NumpyBackend(XpBackend):
         # Indexing every dimension with an int gives NumPy's scalar, a copy; PyTorch's
         # ``x[k]`` is a 0-d view (writing to it writes to ``x``), which NumPy gives for the
         # same ints followed by an Ellipsis.
-        if type(index) is int and a.ndim == 1:  # a vector's element: the common case
-            return a[index, ...]
         out = a[index]
-        if type(out) is np.ndarray:
+        if type(out) is np.ndarray:  # first: a row of a matrix in a loop is the hot case
             return out
+        if type(index) is int:  # a vector's element
+            return a[index, ...]
         items = index if isinstance(index, tuple) else (index,)
         return a[tuple(i for i in items if i is not Ellipsis) + (Ellipsis,)]
 

@@ -208,12 +208,13 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         # For operands of at most two dimensions ``dot`` is ``matmul`` (the same BLAS call),
         # but NumPy 2's matmul dispatch costs 0.5-2 µs more per call: a Python loop of
         # ``w.mv(x[k])`` (EE-559's batch vs loop) pays it on every row.
+        # float16 is our only 2-byte dtype; ``itemsize`` is the cheapest test of it, and this
+        # call is in that loop too.
+        if a.itemsize == 2 and self.half_gemm_dtype is not None:
+            gemm = self.xp.dot if a.ndim <= 2 and b.ndim <= 2 else self.xp.matmul
+            return self._widened_gemm(gemm, a, b)
         if a.ndim <= 2 and b.ndim <= 2:
-            if self._widens_gemm(a):
-                return self._widened_gemm(self.xp.dot, a, b)
             return self.xp.dot(a, b)
-        if self._widens_gemm(a):
-            return self._widened_gemm(self.xp.matmul, a, b)
         return self.xp.matmul(a, b)
 
     def _widened_gemm(self, gemm, *operands):
