@@ -23,6 +23,7 @@ from . import functional as F
 from .module import Module
 from .parameter import Parameter
 from .recurrent_steps import elman_step, gru_step, lstm_step, reset_recurrent_parameters
+from .utils.rnn import PackedSequence
 
 #: gate blocks stacked in each weight, by mode (LSTM: i, f, g, o; GRU: r, z, n)
 GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -107,15 +108,17 @@ class RNNBase(Module):
                      for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
     # -- forward --------------------------------------------------------------------
-    def forward(self, input: Tensor, hx=None):
+    def forward(self, input, hx=None):
         """Run every layer over the sequence: ``(output, h_n)``, and for LSTM
-        ``(output, (h_n, c_n))``."""
+        ``(output, (h_n, c_n))``. A ``PackedSequence`` input gives a packed output."""
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = self._check_input_rank(input)
         if not batched:
             input = input.unsqueeze(0 if self.batch_first else 1)
         sequence = input.transpose(0, 1) if self.batch_first else input
         self._check_input(sequence)
-        states = self._initial_states(sequence, hx, batched)
+        states = self._initial_states(sequence.shape[1], sequence, hx, batched)
         output, finals = self._run_layers(sequence, states)
         if self.batch_first:
             output = output.transpose(0, 1)
@@ -125,6 +128,23 @@ class RNNBase(Module):
             hidden = (tuple(h.squeeze(1) for h in hidden) if isinstance(hidden, tuple)
                       else hidden.squeeze(1))
         return output, hidden
+
+    def _forward_packed(self, input: PackedSequence, hx) -> tuple:
+        """``forward`` on packed sequences: each step runs only the sequences that have it,
+        so each one's final state is its own last step's (in the batch's original order)."""
+        data, batch_sizes = input.data, [int(b) for b in input.batch_sizes.tolist()]
+        if data.dim() != 2:
+            raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
+        self._check_input(data)
+        if hx is not None and input.sorted_indices is not None:
+            hx = _permuted(hx, input.sorted_indices)  # hx is given in the batch's order
+        states = self._initial_states(batch_sizes[0], data, hx, True)
+        output, finals = self._run_layers(data, states, batch_sizes)
+        hidden = self._stack_states(finals)
+        if input.unsorted_indices is not None:
+            hidden = _permuted(hidden, input.unsorted_indices)
+        return PackedSequence(output, input.batch_sizes, input.sorted_indices,
+                              input.unsorted_indices), hidden
 
     def _check_input_rank(self, input: Tensor) -> bool:
         """Whether ``input`` is batched (3-D); a ValueError unless it is 2-D or 3-D."""
@@ -146,27 +166,29 @@ class RNNBase(Module):
         if sequence.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
 
-    def _initial_states(self, sequence: Tensor, hx, batched: bool) -> list:
-        """One initial state per layer and direction: ``hx``'s, or zeros without it."""
-        batch = sequence.shape[1]
+    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool) -> list:
+        """One initial state per layer and direction: ``hx``'s, or zeros (of ``like``'s
+        dtype and device) without it."""
         layers = self.num_layers * self._directions
         expected_h = (layers, batch, self._output_size)
         if hx is None:
-            h = [zeros(batch, self._output_size, dtype=sequence.dtype,
-                       device=sequence.device) for _ in range(layers)]
+            h = [zeros(batch, self._output_size, dtype=like.dtype, device=like.device)
+                 for _ in range(layers)]
             return h
         hx = _batched_hidden(hx, batched)
         _check_hidden_size(hx, expected_h, "Expected hidden size {}, got {}")
         return list(hx.unbind(0))
 
-    def _run_layers(self, sequence: Tensor, states: list) -> tuple:
-        """The last layer's output sequence and every layer and direction's final state."""
+    def _run_layers(self, sequence: Tensor, states: list, batch_sizes=None) -> tuple:
+        """The last layer's output sequence and every layer and direction's final state.
+        ``sequence`` is ``(L, N, H_in)``, or packed data with its ``batch_sizes``."""
         finals = []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(self._directions):
                 index = layer * self._directions + direction
-                out, final = self._run_direction(sequence, states[index], layer, direction)
+                out, final = self._run_direction(sequence, states[index], layer, direction,
+                                                 batch_sizes)
                 outputs.append(out)
                 finals.append(final)
             sequence = outputs[0] if len(outputs) == 1 else cat(outputs, -1)
@@ -174,17 +196,20 @@ class RNNBase(Module):
                 sequence = F.dropout(sequence, self.dropout, True)
         return sequence, finals
 
-    def _run_direction(self, sequence: Tensor, state, layer: int, direction: int) -> tuple:
-        """One layer in one direction over time: ``(outputs (L, N, H_out), final state)``."""
+    def _run_direction(self, sequence: Tensor, state, layer: int, direction: int,
+                       batch_sizes=None) -> tuple:
+        """One layer in one direction over time: ``(outputs, final state)``, the outputs
+        ``(L, N, H_out)``, or packed like ``sequence`` when ``batch_sizes`` is given."""
         w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
         step = self._step(w_hh, b_hh, w_hr)
-        projected = F.linear(sequence, w_ih, b_ih).unbind(0)  # one product for all steps
-        length = len(projected)
-        outputs = [None] * length
-        for t in (reversed(range(length)) if direction else range(length)):
-            state = step(projected[t], state)
-            outputs[t] = state[0] if isinstance(state, tuple) else state
-        return stack(outputs, 0), state
+        projected = F.linear(sequence, w_ih, b_ih)  # one product for all steps
+        steps = projected.unbind(0) if batch_sizes is None else projected.split(batch_sizes)
+        outputs = [None] * len(steps)
+        for t in (reversed(range(len(steps))) if direction else range(len(steps))):
+            active = None if batch_sizes is None else batch_sizes[t]
+            state = _advance(step, steps[t], state, active)
+            outputs[t] = _hidden(state)[:active] if active is not None else _hidden(state)
+        return (stack(outputs, 0) if batch_sizes is None else cat(outputs, 0)), state
 
     def _step(self, w_hh, b_hh, w_hr):
         """The time step of this layer's kind, its hidden-state weights bound."""
@@ -271,14 +296,13 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, proj_size, device=device, dtype=dtype)
 
-    def _initial_states(self, sequence: Tensor, hx, batched: bool) -> list:
+    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool) -> list:
         if hx is None:
-            h = super()._initial_states(sequence, None, batched)
-            batch, like = sequence.shape[1], sequence
+            h = super()._initial_states(batch, like, None, batched)
             return [(h_k, zeros(batch, self.hidden_size, dtype=like.dtype, device=like.device))
                     for h_k in h]
         h, c = _lstm_hidden(hx, batched)
-        layers, batch = self.num_layers * self._directions, sequence.shape[1]
+        layers = self.num_layers * self._directions
         _check_hidden_size(h, (layers, batch, self._output_size),
                            "Expected hidden[0] size {}, got {}")
         _check_hidden_size(c, (layers, batch, self.hidden_size),
@@ -287,6 +311,30 @@ class LSTM(RNNBase):
 
     def _stack_states(self, finals: list):
         return stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)
+
+
+def _hidden(state) -> Tensor:
+    """The hidden state ``h`` of a state (LSTM's is ``(h, c)``)."""
+    return state[0] if isinstance(state, tuple) else state
+
+
+def _advance(step, x: Tensor, state, active: int | None):
+    """``step`` run on the first ``active`` rows of ``state`` (all rows if None); the other
+    rows keep their state. Packed sequences are longest first, so the rows a step runs are
+    always the first ones."""
+    if active is None or active == _hidden(state).shape[0]:
+        return step(x, state)
+    if isinstance(state, tuple):
+        new = step(x, tuple(part[:active] for part in state))
+        return tuple(cat([n, part[active:]], 0) for n, part in zip(new, state))
+    return cat([step(x, state[:active]), state[active:]], 0)
+
+
+def _permuted(hidden, order: Tensor):
+    """A hidden state ``(layers, N, H)`` (or LSTM's pair) with its batch rows reordered."""
+    if isinstance(hidden, tuple):
+        return tuple(part.index_select(1, order) for part in hidden)
+    return hidden.index_select(1, order)
 
 
 def _batched_hidden(hx: Tensor, batched: bool) -> Tensor:

@@ -1,5 +1,7 @@
-"""``minitorch_meta.nn.utils``: helpers around training (gradient clipping)."""
+"""``minitorch_meta.nn.utils``: helpers around training (gradient clipping) and, in
+``nn.utils.rnn``, batches of sequences of different lengths."""
 
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+__all__ = ["rnn", "clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
