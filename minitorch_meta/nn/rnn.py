@@ -69,7 +69,7 @@ class RNNBase(Module):
     def _add_layer_weights(self, layer: int, direction: int, gate_size: int, device,
                            dtype) -> None:
         """Register one layer and direction's parameters, in PyTorch's order and names."""
-        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        suffix = _suffix(layer, direction)
         layer_input = self.input_size if layer == 0 else self._output_size * self._directions
         shapes = [("weight_ih", (gate_size, layer_input)),
                   ("weight_hh", (gate_size, self._output_size))]
@@ -103,7 +103,7 @@ class RNNBase(Module):
 
     def _layer_weights(self, layer: int, direction: int) -> tuple:
         """``(w_ih, w_hh, b_ih, b_hh, w_hr)`` of one layer and direction (None if absent)."""
-        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        suffix = _suffix(layer, direction)
         return tuple(getattr(self, name + suffix, None)
                      for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
@@ -311,6 +311,11 @@ class LSTM(RNNBase):
 
     def _stack_states(self, finals: list):
         return stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)
+
+
+def _suffix(layer: int, direction: int) -> str:
+    """PyTorch's parameter-name ending for a layer and direction: ``_l1``, ``_l1_reverse``."""
+    return f"_l{layer}" + ("_reverse" if direction else "")
 
 
 def _hidden(state) -> Tensor:
