@@ -108,10 +108,7 @@ class Conv2d(Function):
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
         stride = ntuple(self.stride, dims, "stride")
         dilation = ntuple(self.dilation, dims, "dilation")
-        if min(stride) <= 0:
-            raise ShapeError(op, f"stride should be greater than zero, got {stride}")
-        if min(dilation) <= 0:
-            raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
+        shapes.require_positive(op, stride=stride, dilation=dilation)
         padding = conv_padding(self.padding, kernel, dilation, stride, op)
         if min(padding) < 0:
             raise ShapeError(op, f"negative padding is not supported, got {self.padding}")

@@ -88,10 +88,7 @@ class ConvTranspose2d(Function):
                                                                        "dilation")
         padding = ntuple(self.padding, dims, "padding")
         output_padding = ntuple(self.output_padding, dims, "output_padding")
-        if min(stride) <= 0:
-            raise ShapeError(op, f"stride should be greater than zero, got {stride}")
-        if min(dilation) <= 0:
-            raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
+        shapes.require_positive(op, stride=stride, dilation=dilation)
         if min(padding) < 0:
             raise ShapeError(op, f"negative padding is not supported, got {self.padding}")
         if min(output_padding) < 0:

@@ -40,12 +40,7 @@ class MaxPool2d(Function):
         kernel = pair(self.kernel_size, "kernel_size")
         stride = kernel if self.stride is None or self.stride == () else pair(self.stride, "stride")
         padding, dilation = pair(self.padding, "padding"), pair(self.dilation, "dilation")
-        if min(kernel) <= 0:
-            raise ShapeError(op, f"kernel_size should be greater than zero, got {kernel}")
-        if min(stride) <= 0:
-            raise ShapeError(op, f"stride should be greater than zero, got {stride}")
-        if min(dilation) <= 0:
-            raise ShapeError(op, f"dilation should be greater than zero, got {dilation}")
+        shapes.require_positive(op, kernel_size=kernel, stride=stride, dilation=dilation)
         if min(padding) < 0:
             raise ShapeError(op, f"padding must be non-negative, got {padding}")
         for p, k in zip(padding, kernel):

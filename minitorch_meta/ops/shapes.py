@@ -227,6 +227,14 @@ def indexing_shape(shape, dtype, index) -> tuple:
                          f"{fmt(shape)}: {error}") from None
 
 
+def require_positive(op: str, **values) -> None:
+    """ShapeError unless every entry of each named tuple is above zero (checked in the
+    order given), e.g. ``require_positive("conv2d", stride=(1, 2), dilation=(1, 1))``."""
+    for name, value in values.items():
+        if min(value) <= 0:
+            raise ShapeError(op, f"{name} should be greater than zero, got {value}")
+
+
 def require_ndim(op: str, name: str, shape, allowed, meaning: str = "") -> None:
     if len(shape) not in allowed:
         wanted = " or ".join(f"{n}-D" for n in allowed)
