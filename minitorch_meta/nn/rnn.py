@@ -132,7 +132,7 @@ class RNNBase(Module):
     def _forward_packed(self, input: PackedSequence, hx) -> tuple:
         """``forward`` on packed sequences: each step runs only the sequences that have it,
         so each one's final state is its own last step's (in the batch's original order)."""
-        data, batch_sizes = input.data, [int(b) for b in input.batch_sizes.tolist()]
+        data, batch_sizes = input.data, input.batch_sizes.tolist()
         if data.dim() != 2:
             raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
         self._check_input(data)
@@ -207,8 +207,7 @@ class RNNBase(Module):
         outputs = [None] * len(steps)
         for t in (reversed(range(len(steps))) if direction else range(len(steps))):
             active = None if batch_sizes is None else batch_sizes[t]
-            state = _advance(step, steps[t], state, active)
-            outputs[t] = _hidden(state)[:active] if active is not None else _hidden(state)
+            state, outputs[t] = _advance(step, steps[t], state, active)
         return (stack(outputs, 0) if batch_sizes is None else cat(outputs, 0)), state
 
     def _step(self, w_hh, b_hh, w_hr):
@@ -323,16 +322,19 @@ def _hidden(state) -> Tensor:
     return state[0] if isinstance(state, tuple) else state
 
 
-def _advance(step, x: Tensor, state, active: int | None):
+def _advance(step, x: Tensor, state, active: int | None) -> tuple:
     """``step`` run on the first ``active`` rows of ``state`` (all rows if None); the other
     rows keep their state. Packed sequences are longest first, so the rows a step runs are
-    always the first ones."""
+    always the first ones. Returns the whole new state and the stepped rows' hidden state
+    (the step's output)."""
     if active is None or active == _hidden(state).shape[0]:
-        return step(x, state)
+        state = step(x, state)
+        return state, _hidden(state)
     if isinstance(state, tuple):
         new = step(x, tuple(part[:active] for part in state))
-        return tuple(cat([n, part[active:]], 0) for n, part in zip(new, state))
-    return cat([step(x, state[:active]), state[active:]], 0)
+        return tuple(cat([n, part[active:]], 0) for n, part in zip(new, state)), new[0]
+    new = step(x, state[:active])
+    return cat([new, state[active:]], 0), new
 
 
 def _permuted(hidden, order: Tensor):

@@ -130,7 +130,7 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False,
         ``data`` ``(sum(lengths), *)`` -> padded ``(T, N, *)`` (``(N, T, *)`` with
         ``batch_first``; ``T`` is ``total_length`` if given) and lengths ``(N,)`` int64.
     """
-    data, batch_sizes = sequence.data, [int(b) for b in sequence.batch_sizes.tolist()]
+    data, batch_sizes = sequence.data, sequence.batch_sizes.tolist()
     longest, batch = len(batch_sizes), batch_sizes[0]
     if total_length is not None and total_length < longest:
         raise ValueError(f"Expected total_length to be at least the length of the longest "
