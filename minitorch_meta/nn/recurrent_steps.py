@@ -1,21 +1,24 @@
-"""One time step of PyTorch's recurrent cells (Elman RNN, LSTM, GRU), written with ops.
+"""Running a recurrent op (``ops/recurrent.py``) and cutting its flat output into states.
 
-The layers (``rnn.py``) and the cells (``rnn_cell.py``) share these. A step takes the
-input's projection ``x @ w_ih.T + b_ih`` already made, so that a layer computes it for all
-time steps in one matrix product, and only the hidden state's product runs per step.
-Composed of ops, a step differentiates and runs on every backend (meta included) with no
-kernel of its own. The gate order inside the weights is PyTorch's: LSTM ``i, f, g, o``,
-GRU ``r, z, n``, so state dicts load either way.
+The layers (``rnn.py``) and the cells (``rnn_cell.py``) share this: a cell is a layer of
+one step. The caller gives the input's projection ``x @ w_ih.T + b_ih`` already made, so
+that a layer computes it for all time steps in one matrix product. The gate order inside
+the weights is PyTorch's (LSTM ``i, f, g, o``, GRU ``r, z, n``), so state dicts load
+either way.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..functions import sigmoid, tanh
+from ..ops.recurrent import ElmanLayer, GRULayer, LSTMLayer
 from ..tensor import Tensor
-from . import functional as F
 from . import init
+
+#: the op of each of ``RNNBase``'s modes, and its hyper-parameters beyond the batch's
+LAYER_OPS = {"RNN_TANH": (ElmanLayer, {"nonlinearity": "tanh"}),
+             "RNN_RELU": (ElmanLayer, {"nonlinearity": "relu"}),
+             "LSTM": (LSTMLayer, {}), "GRU": (GRULayer, {})}
 
 
 def reset_recurrent_parameters(module) -> None:
@@ -26,45 +29,28 @@ def reset_recurrent_parameters(module) -> None:
         init.uniform_(weight, -bound, bound)
 
 
-def elman_step(projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None,
-               nonlinearity: str) -> Tensor:
-    """``h' = act(projected + h @ w_hh.T + b_hh)``, act ``tanh`` or ``relu``.
+def run_recurrent(mode: str, projected: Tensor, state, w_hh: Tensor, b_hh: Tensor | None,
+                  w_hr: Tensor | None = None, batch_sizes=None, reverse: bool = False):
+    """Run one layer in one direction over every step: ``(hidden states, final state)``.
+
+    ``state`` is ``h`` or LSTM's ``(h, c)``, and so is the final state. ``batch_sizes``
+    is None when every step has the whole batch, else the packed steps' row counts.
 
     Shape:
-        projected ``(N, H)``, h ``(N, H)``, w_hh ``(H, H)`` -> ``(N, H)``.
+        projected ``(L, N, G)`` (or packed ``(R, G)`` with ``batch_sizes``), ``h``
+        ``(N, P)``, ``c`` ``(N, H)``, ``w_hh`` ``(G, P)`` -> hidden states ``(L, N, P)``
+        (packed: ``(R, P)``) and the final state of ``state``'s shapes.
     """
-    pre = projected + F.linear(h, w_hh, b_hh)
-    return tanh(pre) if nonlinearity == "tanh" else F.relu(pre)
-
-
-def lstm_step(projected: Tensor, state: tuple, w_hh: Tensor, b_hh: Tensor | None,
-              w_hr: Tensor | None = None) -> tuple:
-    """An LSTM step: gates ``i, f, g, o`` from ``projected + h @ w_hh.T + b_hh``, then
-    ``c' = f * c + i * g`` and ``h' = o * tanh(c')``, projected by ``w_hr`` if given.
-
-    Shape:
-        projected ``(N, 4H)``; state ``(h, c)``: h ``(N, P)`` (``P = H``, or ``proj_size``
-        with ``w_hr`` ``(P, H)``), c ``(N, H)``; w_hh ``(4H, P)`` -> ``(h', c')`` as state.
-    """
-    h, c = state
-    i, f, g, o = (projected + F.linear(h, w_hh, b_hh)).chunk(4, 1)
-    c = sigmoid(f) * c + sigmoid(i) * tanh(g)
-    h = sigmoid(o) * tanh(c)
-    if w_hr is not None:
-        h = F.linear(h, w_hr)
-    return h, c
-
-
-def gru_step(projected: Tensor, h: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    """A GRU step: ``r, z`` gates from both projections, the candidate
-    ``n = tanh(x_n + r * (h @ w_hn.T + b_hn))``, and ``h' = (1 - z) * n + z * h``.
-
-    Shape:
-        projected ``(N, 3H)``, h ``(N, H)``, w_hh ``(3H, H)`` -> ``(N, H)``.
-    """
-    x_r, x_z, x_n = projected.chunk(3, 1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, 1)
-    r = sigmoid(x_r + h_r)
-    z = sigmoid(x_z + h_z)
-    n = tanh(x_n + r * h_n)
-    return n + z * (h - n)  # (1 - z) * n + z * h with one product fewer
+    op, hyper = LAYER_OPS[mode]
+    h, c = state if isinstance(state, tuple) else (state, None)
+    batch, width = h.shape
+    rows = projected if batch_sizes is not None else projected.reshape(-1, projected.shape[-1])
+    flat = op.apply(rows, h, c, w_hh, b_hh, w_hr,
+                    batch_sizes=batch if batch_sizes is None else tuple(batch_sizes),
+                    reverse=reverse, **hyper)
+    steps_end = rows.shape[0] * width
+    hidden = flat[:steps_end].view(*projected.shape[:-1], width)
+    h_n = flat[steps_end:steps_end + batch * width].view(batch, width)
+    if c is None:
+        return hidden, h_n
+    return hidden, (h_n, flat[steps_end + batch * width:].view(batch, c.shape[1]))

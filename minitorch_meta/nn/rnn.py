@@ -3,18 +3,16 @@
 One base class, ``RNNBase``, holds what the three share: PyTorch's arguments, checks and
 parameter names (``weight_ih_l0``, ``bias_hh_l1_reverse``, ``weight_hr_l0`` with
 ``proj_size``), so state dicts move between PyTorch and here unchanged; the layout of
-inputs (``batch_first``, unbatched) and hidden states; and the loop over layers,
-directions and time. Each time step is one of ``recurrent_steps.py``'s functions, made of
-ops: autograd differentiates it and the meta device gives shapes with no kernel of its
-own. For each layer and direction the input's projection is one matrix product over all
-time steps; only the hidden state's product runs per step.
+inputs (``batch_first``, unbatched) and hidden states; and the loop over layers and
+directions. For each layer and direction the input's projection is one matrix product
+over all time steps, and the loop over time is one op (``ops/recurrent.py``, through
+``recurrent_steps.run_recurrent``) with its own backward through time.
 """
 
 from __future__ import annotations
 
 import numbers
 import warnings
-from functools import partial
 
 from ..factories import empty, zeros
 from ..functions import cat, stack
@@ -22,7 +20,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 from .parameter import Parameter
-from .recurrent_steps import elman_step, gru_step, lstm_step, reset_recurrent_parameters
+from .recurrent_steps import reset_recurrent_parameters, run_recurrent
 from .utils.rnn import PackedSequence
 
 #: gate blocks stacked in each weight, by mode (LSTM: i, f, g, o; GRU: r, z, n)
@@ -201,23 +199,9 @@ class RNNBase(Module):
         """One layer in one direction over time: ``(outputs, final state)``, the outputs
         ``(L, N, H_out)``, or packed like ``sequence`` when ``batch_sizes`` is given."""
         w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
-        step = self._step(w_hh, b_hh, w_hr)
         projected = F.linear(sequence, w_ih, b_ih)  # one product for all steps
-        steps = projected.unbind(0) if batch_sizes is None else projected.split(batch_sizes)
-        outputs = [None] * len(steps)
-        for t in (reversed(range(len(steps))) if direction else range(len(steps))):
-            active = None if batch_sizes is None else batch_sizes[t]
-            state, outputs[t] = _advance(step, steps[t], state, active)
-        return (stack(outputs, 0) if batch_sizes is None else cat(outputs, 0)), state
-
-    def _step(self, w_hh, b_hh, w_hr):
-        """The time step of this layer's kind, its hidden-state weights bound."""
-        if self.mode == "LSTM":
-            return partial(lstm_step, w_hh=w_hh, b_hh=b_hh, w_hr=w_hr)
-        if self.mode == "GRU":
-            return partial(gru_step, w_hh=w_hh, b_hh=b_hh)
-        nonlinearity = "tanh" if self.mode == "RNN_TANH" else "relu"
-        return partial(elman_step, w_hh=w_hh, b_hh=b_hh, nonlinearity=nonlinearity)
+        return run_recurrent(self.mode, projected, state, w_hh, b_hh, w_hr, batch_sizes,
+                             reverse=bool(direction))
 
     def _stack_states(self, finals: list):
         return stack(finals, 0)
@@ -315,26 +299,6 @@ class LSTM(RNNBase):
 def _suffix(layer: int, direction: int) -> str:
     """PyTorch's parameter-name ending for a layer and direction: ``_l1``, ``_l1_reverse``."""
     return f"_l{layer}" + ("_reverse" if direction else "")
-
-
-def _hidden(state) -> Tensor:
-    """The hidden state ``h`` of a state (LSTM's is ``(h, c)``)."""
-    return state[0] if isinstance(state, tuple) else state
-
-
-def _advance(step, x: Tensor, state, active: int | None) -> tuple:
-    """``step`` run on the first ``active`` rows of ``state`` (all rows if None); the other
-    rows keep their state. Packed sequences are longest first, so the rows a step runs are
-    always the first ones. Returns the whole new state and the stepped rows' hidden state
-    (the step's output)."""
-    if active is None or active == _hidden(state).shape[0]:
-        state = step(x, state)
-        return state, _hidden(state)
-    if isinstance(state, tuple):
-        new = step(x, tuple(part[:active] for part in state))
-        return tuple(cat([n, part[active:]], 0) for n, part in zip(new, state)), new[0]
-    new = step(x, state[:active])
-    return cat([new, state[active:]], 0), new
 
 
 def _permuted(hidden, order: Tensor):

@@ -1,9 +1,10 @@
 """Recurrent cells, one time step each: ``RNNCell``, ``LSTMCell`` and ``GRUCell``.
 
-The step math is ``recurrent_steps.py``'s, shared with the whole-sequence layers
-(``rnn.py``); a cell adds the input's projection, the zero state when none is given, and
-PyTorch's unbatched form (``(H_in,)`` inputs). Parameter names and shapes are PyTorch's
-(``weight_ih``, ``weight_hh``, ``bias_ih``, ``bias_hh``).
+A cell is a layer of one time step: it runs the same op as the whole-sequence layers
+(``rnn.py``, through ``recurrent_steps.run_recurrent``). A cell adds the input's
+projection, the zero state when none is given, and PyTorch's unbatched form (``(H_in,)``
+inputs). Parameter names and shapes are PyTorch's (``weight_ih``, ``weight_hh``,
+``bias_ih``, ``bias_hh``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 from .parameter import Parameter
-from .recurrent_steps import elman_step, gru_step, lstm_step, reset_recurrent_parameters
+from .recurrent_steps import reset_recurrent_parameters, run_recurrent
 
 
 class RNNCellBase(Module):
@@ -86,7 +87,8 @@ class RNNCell(RNNCellBase):
         h = self._state(hx, x, batched)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        h = elman_step(self._projected(x), h, self.weight_hh, self.bias_hh, self.nonlinearity)
+        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
+        _, h = run_recurrent(mode, self._projected(x), h, self.weight_hh, self.bias_hh)
         return h if batched else h.squeeze(0)
 
 
@@ -109,7 +111,8 @@ class LSTMCell(RNNCellBase):
         else:
             state = tuple(self._state(value, x, batched, f"hx[{k}]")
                           for k, value in enumerate(hx))
-        h, c = lstm_step(self._projected(x), state, self.weight_hh, self.bias_hh)
+        _, (h, c) = run_recurrent("LSTM", self._projected(x), state, self.weight_hh,
+                                  self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -127,6 +130,6 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         x, batched = self._batched_input(input)
-        h = gru_step(self._projected(x), self._state(hx, x, batched), self.weight_hh,
-                     self.bias_hh)
+        _, h = run_recurrent("GRU", self._projected(x), self._state(hx, x, batched),
+                             self.weight_hh, self.bias_hh)
         return h if batched else h.squeeze(0)

@@ -90,10 +90,12 @@ def test_layers_on_packed_input_match_pytorch(torch_ref, name, kwargs, with_stat
         rng = np.random.default_rng(9)
         h = rng.standard_normal((layers, len(LENGTHS), kwargs.get("proj_size") or 4))
         c = rng.standard_normal((layers, len(LENGTHS), 4))
-        args_o = ((mt.tensor(h, device=device), mt.tensor(c, device=device))
-                  if name == "LSTM" else mt.tensor(h, device=device),)
-        args_t = ((torch_ref.tensor(h), torch_ref.tensor(c)) if name == "LSTM"
-                  else torch_ref.tensor(h),)
+        args_o = ((mt.tensor(h, device=device, requires_grad=True),
+                   mt.tensor(c, device=device, requires_grad=True))
+                  if name == "LSTM" else mt.tensor(h, device=device, requires_grad=True),)
+        args_t = ((torch_ref.tensor(h, requires_grad=True),
+                   torch_ref.tensor(c, requires_grad=True)) if name == "LSTM"
+                  else torch_ref.tensor(h, requires_grad=True),)
     out_o, hid_o = ours(packed_o, *args_o)
     out_t, hid_t = theirs(packed_t, *args_t)
     assert isinstance(out_o, rnn_utils.PackedSequence)
@@ -112,6 +114,16 @@ def test_layers_on_packed_input_match_pytorch(torch_ref, name, kwargs, with_stat
     for (key, p), (_, q) in zip(theirs.named_parameters(), ours.named_parameters()):
         np.testing.assert_allclose(q.grad.cpu().numpy(), p.grad.numpy(), rtol=1e-9,
                                    atol=1e-12, err_msg=key)
+    for a, b in zip(_states(args_o), _states(args_t)):  # the initial states' gradients
+        np.testing.assert_allclose(a.grad.cpu().numpy(), b.grad.numpy(), rtol=1e-9,
+                                   atol=1e-12)
+
+
+def _states(args):
+    """The initial state tensors passed to a layer: none, ``h``, or LSTM's ``(h, c)``."""
+    if not args:
+        return ()
+    return args[0] if isinstance(args[0], tuple) else (args[0],)
 
 
 def test_packed_shapes_on_meta():

@@ -66,6 +66,8 @@ def _compare(torch, ours, theirs, x, hx=None, device="cpu", rtol=1e-10, atol=1e-
     np.testing.assert_allclose(xo.grad.cpu().numpy(), xt.grad.numpy(), **close)
     for (name, p), (_, q) in zip(theirs.named_parameters(), ours.named_parameters()):
         np.testing.assert_allclose(q.grad.cpu().numpy(), p.grad.numpy(), err_msg=name, **close)
+    for a, b in zip(_flat(args_o[0]) if args_o else (), _flat(args_t[0]) if args_t else ()):
+        np.testing.assert_allclose(a.grad.cpu().numpy(), b.grad.numpy(), **close)
     return args_o
 
 
