@@ -16,10 +16,11 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .broadcast_functions import broadcast_shapes, broadcast_tensors
 from .compiling import compile
 from .device import device
 from .dtypes import dtype, get_default_dtype
-from .errors import DeviceError, MetaDataError, ShapeError
+from .errors import DeviceError, MetaDataError, ShapeError, ShapeRuntimeError
 from .factories import (
     arange,
     as_tensor,
@@ -269,4 +270,5 @@ __all__ = [
     "index_add", "index_copy", "index_fill", "scatter", "scatter_add",
     "bincount", "unique", "unique_consecutive", "cdist",
     "float16", "half", "set_printoptions",
+    "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
 ]
