@@ -166,7 +166,14 @@ from .math_functions import (
 )
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
-from .scatter_functions import index_add, index_copy, index_fill, scatter, scatter_add
+from .scatter_functions import (
+    index_add,
+    index_copy,
+    index_fill,
+    scatter,
+    scatter_add,
+    scatter_reduce,
+)
 from .shape_functions import (
     dstack,
     hstack,
@@ -271,4 +278,5 @@ __all__ = [
     "bincount", "unique", "unique_consecutive", "cdist",
     "float16", "half", "set_printoptions",
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
+    "scatter_reduce",
 ]

@@ -362,3 +362,4 @@ class TensorMethods:
     unique, unique_consecutive, bincount = UF.unique, UF.unique_consecutive, UF.bincount
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
+    scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
