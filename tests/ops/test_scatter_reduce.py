@@ -188,3 +188,15 @@ def test_a_position_out_of_range_is_refused():
     with pytest.raises(RuntimeError, match="scatter_reduce\\(\\): index 3 is out of bounds for "
                                            "dimension 0 with size 3"):
         mt.zeros(3).scatter_reduce(0, mt.tensor([3]), mt.ones(1), "amax")
+
+
+def test_integer_mean_rounds_down_as_in_torch(device):
+    torch = _torch()
+    for include_self in (True, False):
+        ours = mt.tensor([-7, 3, -2], device=device).scatter_reduce(
+            0, mt.tensor([0, 0, 2, 2], device=device), mt.tensor([0, 1, -3, 0], device=device),
+            "mean", include_self=include_self)
+        theirs = torch.tensor([-7, 3, -2]).scatter_reduce(
+            0, torch.tensor([0, 0, 2, 2]), torch.tensor([0, 1, -3, 0]), "mean",
+            include_self=include_self)
+        assert ours.tolist() == theirs.tolist()
