@@ -16,10 +16,11 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .broadcast_functions import broadcast_shapes, broadcast_tensors
 from .compiling import compile
 from .device import device
 from .dtypes import dtype, get_default_dtype
-from .errors import DeviceError, MetaDataError, ShapeError
+from .errors import DeviceError, MetaDataError, ShapeError, ShapeRuntimeError
 from .factories import (
     arange,
     as_tensor,
@@ -165,7 +166,14 @@ from .math_functions import (
 )
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
-from .scatter_functions import index_add, index_copy, index_fill, scatter, scatter_add
+from .scatter_functions import (
+    index_add,
+    index_copy,
+    index_fill,
+    scatter,
+    scatter_add,
+    scatter_reduce,
+)
 from .shape_functions import (
     dstack,
     hstack,
@@ -269,4 +277,6 @@ __all__ = [
     "index_add", "index_copy", "index_fill", "scatter", "scatter_add",
     "bincount", "unique", "unique_consecutive", "cdist",
     "float16", "half", "set_printoptions",
+    "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
+    "scatter_reduce",
 ]

@@ -28,3 +28,12 @@ class DataDependentShapeError(MetaDataError, NotImplementedError):
 
     A ``NotImplementedError``, as PyTorch's meta raises there, and a ``MetaDataError``.
     """
+
+
+class ShapeRuntimeError(ShapeError, RuntimeError):
+    """A ``ShapeError`` where PyTorch raises ``RuntimeError``: shapes that do not broadcast
+    (``a + b``, ``broadcast_shapes``, ``masked_fill``) or a size that cannot be expanded.
+
+    ``except RuntimeError`` catches it as in PyTorch, ``except ShapeError`` (and
+    ``ValueError``) as every other shape error here; the message reads as theirs.
+    """

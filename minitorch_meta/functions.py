@@ -159,9 +159,13 @@ def relu(input):
     return ew.Relu()(input)
 
 
-def where(condition, input, other):
-    """``input`` where ``condition`` holds, else ``other`` (tensors, broadcast together)."""
-    return ew.Where()(condition, input, other)
+def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
+    """``input`` where ``condition`` holds, else ``other`` (tensors or numbers, broadcast
+    together); ``where(condition)`` is ``nonzero(condition, as_tuple=True)``
+    (``broadcast_functions.py``)."""
+    from .broadcast_functions import where as full_where
+
+    return full_where(condition, input, other)
 
 
 def maximum(input, other):

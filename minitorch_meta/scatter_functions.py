@@ -10,6 +10,7 @@ grad: in-place ops are not differentiated).
 
 from __future__ import annotations
 
+import warnings
 from numbers import Number
 
 from . import functions as F
@@ -17,17 +18,21 @@ from .autograd import is_grad_enabled
 from .ops.index_update import IndexAdd, IndexCopy, IndexFill
 from .ops.masked import fill_value
 from .ops.scatter import Scatter
+from .ops.scatter_reduce import ScatterReduce
 from .ops.split import as_int
 
 
 def scatter(input, dim: int, index, src=None, *, value=None, reduce: str | None = None):
     """``input`` with ``src``'s elements (a tensor of the input's dtype) or ``value`` (a
     number) written at ``index``'s positions along ``dim``: ``out[i][index[i][j]] =
-    src[i][j]`` for ``dim=1``. ``src`` may be given as a number too, as PyTorch allows."""
-    _refuse_reduce("scatter", reduce)
+    src[i][j]`` for ``dim=1``. ``src`` may be given as a number too, as PyTorch allows.
+    ``reduce='add'`` or ``'multiply'`` (deprecated in PyTorch) combines instead of writing:
+    ``scatter_reduce`` with ``'sum'`` or ``'prod'``."""
     dim = as_int("scatter", "dim", dim)
     index = F._index_tensor("scatter", index)
     source, number = _source_or_value("scatter", src, value)
+    if reduce is not None:
+        return _scatter_reduced(input, dim, index, source, number, reduce)
     if source is None:
         return Scatter(dim=dim, value=number)(input, index)
     return Scatter(dim=dim)(input, index, source)
@@ -74,8 +79,8 @@ def index_fill(input, dim: int, index, value):
 # -- in-place forms (Tensor methods) ------------------------------------------------------
 def scatter_(self, dim: int, index, src=None, *, value=None, reduce: str | None = None):
     """In-place ``scatter``."""
-    _refuse_reduce("scatter_", reduce)
-    return _in_place(self, "scatter_", src, scatter, dim, index, src, value=value)
+    return _in_place(self, "scatter_", src, scatter, dim, index, src, value=value,
+                     reduce=reduce)
 
 
 def scatter_add_(self, dim: int, index, src):
@@ -128,7 +133,40 @@ def _require_tensor(op: str, name: str, position: int, value) -> None:
                         f"not {type(value).__name__}")
 
 
-def _refuse_reduce(op: str, reduce) -> None:
-    if reduce is not None:
-        raise NotImplementedError(f"{op}(): the reduce= argument (deprecated in PyTorch) is not "
-                                  "supported; use scatter_add for reduce='add'")
+def _scatter_reduced(input, dim: int, index, source, number, reduce: str):
+    """``scatter(..., reduce='add' | 'multiply')``: ``scatter_reduce`` with ``'sum'`` or
+    ``'prod'``, the input included; a number ``value`` is spread over the index's shape."""
+    kinds = {"add": "sum", "multiply": "prod"}
+    if reduce not in kinds:
+        raise RuntimeError(f"scatter(): reduce argument must be either add or multiply, got "
+                           f"{reduce!r}")
+    if source is None:
+        from .factories import full  # factories imports tensor, which imports this module
+
+        source = full(tuple(index.shape), number, dtype=input.dtype, device=input.device)
+    else:
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning, stacklevel=3)
+    return ScatterReduce(op_name="scatter", dim=dim, reduce=kinds[reduce])(input, index, source)
+
+
+def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bool = True):
+    """``input`` with ``src``'s elements reduced in at ``index``'s positions along ``dim``
+    (``out[i][index[i][j]] = reduce(out[i][index[i][j]], src[i][j])`` for dim 1):
+    ``reduce`` is ``'sum'``, ``'prod'``, ``'mean'``, ``'amax'`` or ``'amin'``; with
+    ``include_self=False`` the input's values at those positions are left out."""
+    dim = as_int("scatter_reduce", "dim", dim)
+    index = F._index_tensor("scatter_reduce", index)
+    _require_tensor("scatter_reduce", "src", 4, src)
+    if not isinstance(reduce, str):
+        raise TypeError(f"scatter_reduce(): argument 'reduce' (position 5) must be str, not "
+                        f"{type(reduce).__name__}")
+    return ScatterReduce(dim=dim, reduce=reduce, include_self=bool(include_self))(
+        input, index, src)
+
+
+def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
+    """In-place ``scatter_reduce``."""
+    return _in_place(self, "scatter_reduce_", src, scatter_reduce, dim, index, src, reduce,
+                     include_self=include_self)

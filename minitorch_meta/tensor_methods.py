@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 
+from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
@@ -359,3 +360,6 @@ class TensorMethods:
     scatter_, scatter_add_, index_add_, index_copy_, index_fill_ = (
         SC.scatter_, SC.scatter_add_, SC.index_add_, SC.index_copy_, SC.index_fill_)
     unique, unique_consecutive, bincount = UF.unique, UF.unique_consecutive, UF.bincount
+    # broadcasting (broadcast_functions.py)
+    type_as, where = BF.type_as, BF.where_method
+    scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_

@@ -69,6 +69,12 @@ layout and indexing
                                 may be ``Ellipsis``: all of it); repeated picks of an
                                 integer array add up. Returns None (the engine sums the
                                 gradients meeting at a node into a buffer it owns)
+    scatter_reduce(target, index, values, reduce)   ``target[index] (reduce)= values`` in
+                                place, ``reduce`` in "sum", "prod", "amax", "amin";
+                                ``target`` C-contiguous, ``index`` a tuple of integer arrays,
+                                one per dim of ``target``, broadcast with ``values``; every
+                                pick counts, repeated positions too (in index order).
+                                Returns None
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
@@ -169,6 +175,8 @@ class Backend:
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")
     def accumulate(self, target, index, values): self._missing("accumulate")
+    def scatter_reduce(self, target, index, values, reduce):
+        self._missing("scatter_reduce")
     def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")

@@ -16,6 +16,8 @@ once, as PyTorch does (see ``xp_half.py`` for why).
 
 from __future__ import annotations
 
+import math
+
 from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
@@ -278,6 +280,32 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             view += values
         else:
             self.scatter_add(target, index, values)
+
+    def scatter_reduce(self, target, index, values, reduce):
+        if reduce == "sum":
+            self.scatter_add(target, index, values)
+            return
+        # NumPy has ``multiply.at``/``maximum.at`` but CuPy has no ``multiply.at``: so, on
+        # both, sort the picks by flat position and apply them in rounds, the k-th pick of
+        # every position in round k (no position twice in a round, so a fancy-indexed
+        # write is exact). Rounds = the largest number of picks of one position.
+        xp = self.xp
+        flat = None
+        for d, picks in enumerate(index):
+            term = picks * math.prod(target.shape[d + 1:])
+            flat = term if flat is None else flat + term
+        flat, values = (a.reshape(-1) for a in xp.broadcast_arrays(flat, values))
+        if flat.size == 0:
+            return
+        order = xp.argsort(flat, kind="stable")  # stable: repeated picks in index order
+        flat, values = flat[order], values[order]
+        rank = xp.arange(flat.size) - xp.searchsorted(flat, flat, side="left")
+        combine = {"prod": xp.multiply, "amax": xp.maximum, "amin": xp.minimum}[reduce]
+        out = target.reshape(-1)  # a view: ``target`` is C-contiguous
+        for k in range(int(rank.max()) + 1):
+            chosen = rank == k
+            where, vals = flat[chosen], values[chosen]
+            out[where] = combine(out[where], vals)
 
     # -- running reductions and contractions --------------------------------------------
     # The ufuncs' own methods rather than ``a.prod``/``xp.cumsum``: those are Python code of

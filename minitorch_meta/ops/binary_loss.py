@@ -37,13 +37,21 @@ class _BinaryLoss(Function):
     reduction = "mean"
     #: the optional inputs after ``input`` and ``target``, in order
     weight_names = ("weight",)
+    #: whether a float target of another dtype is accepted, the loss then computed in the
+    #: target's dtype (PyTorch's logit form does, since it writes into ``1 - target`` in
+    #: place; its probability form refuses)
+    promotes = False
 
     def infer(self, x, t, *weights):
         op = self.op_name
         _check_reduction(op, self.reduction)
         if not x._dtype.is_floating_point:
             raise TypeError(f"{op}: expected a floating-point input, got {x.dtype}")
-        shapes.require_same_dtype(op, "input", x._dtype, "target", t._dtype)
+        self.out_dtype = x._dtype
+        if self.promotes and t._dtype.is_floating_point:
+            self.out_dtype = t._dtype
+        else:
+            shapes.require_same_dtype(op, "input", x._dtype, "target", t._dtype)
         shape = x._data.shape
         if t._data.shape != shape:
             hint = (f"; reshape it, e.g. target.view{fmt(shape)}"
@@ -62,7 +70,7 @@ class _BinaryLoss(Function):
                                    f"argument '{name}'. This input cannot have requires_grad "
                                    f"True; pass {name}.detach()")
         self.count = x._data.size
-        return (shape if self.reduction == "none" else ()), x._dtype
+        return (shape if self.reduction == "none" else ()), self.out_dtype
 
     def _scale(self, backend, g, w):
         """A gradient times ``weight``, then divided by the element count for ``'mean'``
@@ -171,8 +179,11 @@ class BinaryCrossEntropyWithLogits(_BinaryLoss):
     backward_name = "BinaryCrossEntropyWithLogitsBackward0"
     weight_names = ("weight", "pos_weight")
     saved_for_backward = (0, 1, 2, 3)
+    promotes = True
 
     def forward(self, backend, x, t, w, pw):
+        # logits and a target of two float dtypes: computed in the target's, as in PyTorch
+        x, t = (backend.astype(a, self.out_dtype) for a in (x, t))
         w, pw = _as_dtype(backend, w, x), _as_dtype(backend, pw, x)
         one = x.dtype.type(1)
         # log(1 + e^-|x|): shared by log_sigmoid(x) and log_sigmoid(-x)
@@ -215,4 +226,7 @@ class BinaryCrossEntropyWithLogits(_BinaryLoss):
                 gt = backend.binary("mul", backend.binary(
                     "sub", log_sig_neg, backend.binary("mul", log_sig, pw)), gy)
             gt = self._scale(backend, gt, w)
+        # each gradient in its input's dtype (the computation may have used another)
+        gx, gt = (None if g is None else backend.astype(g, spec[1])
+                  for g, spec in zip((gx, gt), self.input_specs))
         return gx, gt, None, None

@@ -61,9 +61,10 @@ class Cdist(Function):
         try:
             batch = shapes.broadcast(self.op_name, a[:-2], b[:-2])
         except shapes.ShapeError:
-            raise shapes.ShapeError(self.op_name, f"the batch dims {shapes.fmt(a[:-2])} of X1 "
-                                    f"and {shapes.fmt(b[:-2])} of X2 cannot be broadcast "
-                                    "together: trailing dims must be equal or 1") from None
+            raise shapes.ShapeRuntimeError(
+                self.op_name, f"the batch dims {shapes.fmt(a[:-2])} of X1 and "
+                f"{shapes.fmt(b[:-2])} of X2 cannot be broadcast together: trailing dims "
+                "must be equal or 1") from None
         self.columns, self.out_dtype = a[-1], x1._dtype
         return batch + (a[-2], b[-2]), x1._dtype
 

@@ -162,16 +162,26 @@ class Expand(View):
     op_name, backward_name = "expand", "ExpandBackward0"
 
     def infer(self, x):
+        # ShapeRuntimeError: PyTorch raises RuntimeError for each of these
         lead = len(self.shape) - len(x.shape)
-        if any(s == -1 for s in self.shape[:max(lead, 0)]):
-            raise shapes.ShapeError("expand", f"-1 is not allowed in a leading, non-existing "
-                                              f"dimension: {shapes.fmt(self.shape)} for a tensor "
-                                              f"of shape {shapes.fmt(x.shape)}")
+        if lead < 0:
+            raise shapes.ShapeRuntimeError("expand", f"the number of sizes provided "
+                                                     f"({len(self.shape)}) must be greater or "
+                                                     "equal to the number of dimensions in the "
+                                                     f"tensor ({len(x.shape)}): "
+                                                     f"{shapes.fmt(self.shape)} for a tensor "
+                                                     f"of shape {shapes.fmt(x.shape)}")
+        if any(s == -1 for s in self.shape[:lead]):
+            raise shapes.ShapeRuntimeError("expand", f"-1 is not allowed in a leading, "
+                                                     f"non-existing dimension: "
+                                                     f"{shapes.fmt(self.shape)} for a tensor "
+                                                     f"of shape {shapes.fmt(x.shape)}")
         target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(self.shape))
-        if lead < 0 or not shapes.broadcasts_to(x.shape, target):
-            raise shapes.ShapeError("expand", f"the expanded size {shapes.fmt(self.shape)} must "
-                                              f"match the existing size {shapes.fmt(x.shape)} at "
-                                              "every non-singleton dimension")
+        if not shapes.broadcasts_to(x.shape, target):
+            raise shapes.ShapeRuntimeError("expand", f"the expanded size "
+                                                     f"{shapes.fmt(self.shape)} must match the "
+                                                     f"existing size {shapes.fmt(x.shape)} at "
+                                                     "every non-singleton dimension")
         self.out_shape = target
         return target, x.dtype
 

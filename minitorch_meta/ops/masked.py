@@ -52,10 +52,10 @@ class MaskedFill(Function):
             try:
                 shape = shapes.broadcast(self.op_name, x_shape, mask_shape)
             except shapes.ShapeError:
-                raise shapes.ShapeError(self.op_name, f"mask of shape {shapes.fmt(mask_shape)} "
-                                        f"cannot be broadcast with the input of shape "
-                                        f"{shapes.fmt(x_shape)}: trailing dimensions must be "
-                                        "equal or 1") from None
+                raise shapes.ShapeRuntimeError(
+                    self.op_name, f"mask of shape {shapes.fmt(mask_shape)} cannot be "
+                    f"broadcast with the input of shape {shapes.fmt(x_shape)}: trailing "
+                    "dimensions must be equal or 1") from None
         else:
             shape = tuple(x_shape)
         if self.fill is not None:

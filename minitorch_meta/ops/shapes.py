@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import ShapeError, ShapeRuntimeError
 
 
 def fmt(shape) -> str:
@@ -53,8 +53,10 @@ def broadcast(op: str, a, b) -> tuple:
         elif x == 1:
             out.append(y)
         else:
-            raise ShapeError(op, f"shapes {fmt(original[0])} and {fmt(original[1])} cannot be "
-                                 "broadcast together: trailing dimensions must be equal or 1")
+            # PyTorch raises RuntimeError here: ``except RuntimeError`` must catch it too
+            raise ShapeRuntimeError(op, f"shapes {fmt(original[0])} and {fmt(original[1])} "
+                                        "cannot be broadcast together: trailing dimensions "
+                                        "must be equal or 1")
     return tuple(out)
 
 

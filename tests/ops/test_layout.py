@@ -122,8 +122,8 @@ def test_views_share_memory_like_torch():
      "expand: the expanded size (3, 3, 4) must match the existing size (2, 3, 4) at every "
      "non-singleton dimension"),
     (lambda x: x.expand(3, 4), mt.ShapeError,
-     "expand: the expanded size (3, 4) must match the existing size (2, 3, 4) at every "
-     "non-singleton dimension"),
+     "expand: the number of sizes provided (2) must be greater or equal to the number of "
+     "dimensions in the tensor (3): (3, 4) for a tensor of shape (2, 3, 4)"),
     (lambda x: x.flatten(2, 1), mt.ShapeError,
      "flatten: start_dim (2) cannot come after end_dim (1) for input shape (2, 3, 4)"),
     (lambda x: x.transpose(0, 3), IndexError,

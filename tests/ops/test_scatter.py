@@ -214,9 +214,8 @@ def _long(*data, device):
      "scatter(): Expected index (6, 4) to be no larger than self (3, 4) apart from dimension 1"),
     (lambda x: x.scatter(2, x.long(), 0.0), IndexError,
      "scatter: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
-    (lambda x: x.scatter(1, x.long(), x, reduce="add"), NotImplementedError,
-     "scatter(): the reduce= argument (deprecated in PyTorch) is not supported; use "
-     "scatter_add for reduce='add'"),
+    (lambda x: x.scatter(1, x.long(), 2.0, reduce="sum"), RuntimeError,
+     "scatter(): reduce argument must be either add or multiply, got 'sum'"),
     (lambda x: x.scatter(1, x.long()), TypeError,
      "scatter() expects exactly one of 'src' (a tensor) and 'value' (a number), but got "
      "neither"),
