@@ -198,6 +198,16 @@ def test_gaussian_nll_clamped_variance_keeps_its_gradient_like_pytorch(device):
     _compare(fn, [x, t, var], [True, True, True], device, np.float64, rtol=1e-12, atol=0)
 
 
+@pytest.mark.parametrize("log_input", [True, False])
+def test_poisson_full_adds_stirling_only_above_one_like_pytorch(device, log_input):
+    """Stirling's term is masked where target <= 1 (at 0 its log is -inf, at 1 it is not 0)."""
+    x, t = [0.5, 1.2, 0.3, 2.0, 0.7], [0.0, 0.5, 1.0, 1.5, 3.0]
+    fn = lambda T, F, x, t: F.poisson_nll_loss(x, t, log_input=log_input, full=True,  # noqa: E731
+                                               reduction="none")
+    with np.errstate(all="ignore"):
+        _compare(fn, [x, t], [True, False], device, np.float64, rtol=1e-12, atol=1e-15)
+
+
 def test_multilabel_margin_reads_targets_up_to_the_first_minus_one(device):
     x = [[0.1, 0.2, 0.4, 0.8], [0.3, -0.2, 0.5, 0.0]]
     t = [[3, 0, -1, 1], [1, 1, -1, 3]]  # after -1: ignored; a class listed twice counts twice
