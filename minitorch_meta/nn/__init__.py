@@ -29,6 +29,19 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .margin_loss import (  # the margin, embedding and likelihood losses
+    CosineEmbeddingLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
 from .module import Module
 from .more_activations import (
     ELU,
@@ -51,7 +64,7 @@ from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from .similarity import CosineSimilarity
+from .similarity import CosineSimilarity, PairwiseDistance
 from .upsampling import Upsample
 
 __all__ = [
@@ -72,6 +85,9 @@ __all__ = [
     "AdaptiveAvgPool1d", "AvgPool1d", "Conv1d", "ConvTranspose1d", "ConvTranspose2d",
     "MaxPool1d",
     "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
+    "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss",
+    "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "PairwiseDistance",
+    "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
 ]
 
 

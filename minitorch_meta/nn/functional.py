@@ -366,4 +366,17 @@ from .activation_functions import (  # noqa: E402, F401
     softsign,
 )
 from .channel_dropout import dropout2d  # noqa: E402, F401
-from .similarity import cosine_similarity, normalize  # noqa: E402, F401
+from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401

@@ -1,5 +1,5 @@
 """Vectors scaled to unit norm and compared: ``F.normalize``, ``F.cosine_similarity`` and
-the ``nn.CosineSimilarity`` layer."""
+the ``nn.CosineSimilarity`` layer; ``F.pairwise_distance`` and ``nn.PairwiseDistance``."""
 
 from __future__ import annotations
 
@@ -46,3 +46,31 @@ class CosineSimilarity(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension (PyTorch adds ``eps``
+    to the difference, so equal vectors are ``eps`` apart, not 0).
+
+    Shape:
+        ``(*, D)`` twice (broadcastable) -> ``(*)`` (``(*, 1)`` with ``keepdim``).
+    """
+    last = max(x1.dim(), x2.dim()) - 1
+    return functions._composed(functions.norm(x1 - x2 + eps, p, last, keepdim), "NormBackward1")
+
+
+class PairwiseDistance(Module):
+    """``pairwise_distance`` as a layer (the default distance of
+    ``TripletMarginWithDistanceLoss``).
+
+    Shape:
+        ``(*, D)`` twice (broadcastable) -> ``(*)`` (``(*, 1)`` with ``keepdim``).
+    """
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)

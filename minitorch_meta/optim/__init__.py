@@ -1,5 +1,6 @@
 """Optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
-``RMSprop``, ``Adagrad``); schedules in ``lr_scheduler``.
+``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``); schedules
+in ``lr_scheduler``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
 every device, meta included (where a step only checks shapes).
@@ -9,10 +10,16 @@ from . import lr_scheduler
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
+from .adamax import Adamax
 from .adamw import AdamW
+from .asgd import ASGD
+from .nadam import NAdam
 from .optimizer import Optimizer
+from .radam import RAdam
 from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD",
-           "lr_scheduler"]
+           "lr_scheduler",
+           "ASGD", "Adamax", "NAdam", "RAdam", "Rprop"]

@@ -58,11 +58,7 @@ class Adam(Optimizer):
     def _check_group(self, group: dict) -> None:
         check_number("lr", group["lr"], label="learning rate")
         check_number("eps", group["eps"], label="epsilon value")
-        betas = group["betas"]
-        if not isinstance(betas, (tuple, list)) or len(betas) != 2:
-            raise ValueError(f"Invalid betas: expected a pair (beta1, beta2), got {betas!r}")
-        for index, beta in enumerate(betas):
-            check_number("beta", beta, 0.0, 1.0, label=f"beta parameter at index {index}")
+        check_betas(group["betas"])
         check_number("weight_decay", group["weight_decay"])
 
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
@@ -94,3 +90,12 @@ class Adam(Optimizer):
         step_size = lr / (1 - beta1 ** step)
         denom = (second_moment.sqrt() / math.sqrt(1 - beta2 ** step)).add_(group["eps"])
         p.add_(exp_avg / denom, alpha=-step_size)
+
+
+def check_betas(betas) -> None:
+    """Raise ``ValueError`` unless ``betas`` is a pair of numbers in [0, 1) (the Adam family's
+    ``(beta1, beta2)``), with PyTorch's message."""
+    if not isinstance(betas, (tuple, list)) or len(betas) != 2:
+        raise ValueError(f"Invalid betas: expected a pair (beta1, beta2), got {betas!r}")
+    for index, beta in enumerate(betas):
+        check_number("beta", beta, 0.0, 1.0, label=f"beta parameter at index {index}")
