@@ -365,5 +365,7 @@ from .activation_functions import (  # noqa: E402, F401
     softplus,
     softsign,
 )
+from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
+from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize  # noqa: E402, F401
