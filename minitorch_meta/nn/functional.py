@@ -365,6 +365,7 @@ from .activation_functions import (  # noqa: E402, F401
     softplus,
     softsign,
 )
+from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
@@ -379,4 +380,5 @@ from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a fil
     triplet_margin_loss,
     triplet_margin_with_distance_loss,
 )
+from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401

@@ -51,3 +51,8 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """``Linear`` under PyTorch's name for ``MultiheadAttention.out_proj`` (PyTorch uses the
+    class to keep its quantization tools off that layer); here it only names the repr."""
