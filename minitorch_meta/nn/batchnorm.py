@@ -1,4 +1,5 @@
-"""Batch normalisation: ``F.batch_norm`` and the layers ``BatchNorm1d``, ``BatchNorm2d``.
+"""Batch normalisation: ``F.batch_norm`` and the layers ``BatchNorm1d``, ``BatchNorm2d``,
+``BatchNorm3d``, on ``_NormBase``, the state they share with the instance norm layers.
 
 Each channel is normalised with the mean and variance of the batch (training) or with the
 running estimates kept in the layer's buffers (evaluation), then scaled by ``weight`` and
@@ -31,12 +32,12 @@ def _verify_batch_size(shape) -> None:
                          f"torch.Size({list(shape)})")
 
 
-def _check_channels(name: str, values: Tensor | None, channels: int, shape) -> None:
+def check_channels(op: str, name: str, values: Tensor | None, channels: int, shape) -> None:
     """``values`` (a per-channel vector) must hold one value per input channel."""
     if values is not None and values.numel() != channels:
-        raise ShapeError("batch_norm", f"{name} should contain {channels} elements not "
-                                       f"{values.numel()} (the input of shape {fmt(shape)} has "
-                                       f"{channels} channels in dimension 1)")
+        raise ShapeError(op, f"{name} should contain {channels} elements not "
+                             f"{values.numel()} (the input of shape {fmt(shape)} has "
+                             f"{channels} channels in dimension 1)")
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -74,7 +75,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     for name, values in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                          ("running_var", running_var)):
-        _check_channels(name, values, channels, shape)
+        check_channels("batch_norm", name, values, channels, shape)
     # Statistics are per channel: reduce over N and every spatial axis at once, and keep
     # the reduced axes so that they broadcast back over the input.
     axes = (0,) + tuple(range(2, len(shape)))
@@ -83,7 +84,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         output = _normalise_with_batch_stats(input, axes, stat_shape, running_mean,
                                              running_var, weight, bias, momentum, eps)
     else:
-        output = _normalise_with_running_stats(input, stat_shape, running_mean, running_var,
+        output = normalise_with_running_stats(input, stat_shape, running_mean, running_var,
                                                weight, bias, eps)
     return functions._composed(output, "NativeBatchNormBackward0")
 
@@ -119,7 +120,7 @@ def _update_running_stats(running_mean, running_var, mean, var, count: int, mome
             running_var.mul_(keep).add_(unbiased * momentum)
 
 
-def _normalise_with_running_stats(input, stat_shape, running_mean, running_var, weight, bias,
+def normalise_with_running_stats(input, stat_shape, running_mean, running_var, weight, bias,
                                   eps):
     if running_mean is None:
         raise RuntimeError("running_mean must be defined in evaluation mode")
@@ -136,9 +137,8 @@ def _normalise_with_running_stats(input, stat_shape, running_mean, running_var, 
     return input * scale.view(stat_shape) + shift.view(stat_shape)
 
 
-class _BatchNorm(Module):
-    """What ``BatchNorm1d`` and ``BatchNorm2d`` share; they differ only in the input ranks
-    they accept.
+class _NormBase(Module):
+    """The state batch and instance norm layers share (PyTorch's ``_NormBase``).
 
     ``weight`` (ones) and ``bias`` (zeros) are parameters when ``affine``; the buffers
     ``running_mean`` (zeros), ``running_var`` (ones) and ``num_batches_tracked`` (int64 0-d)
@@ -197,6 +197,28 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs) -> None:
+        # State dicts from before ``num_batches_tracked`` existed lack it: as PyTorch does
+        # for such (unversioned) dicts, keep the layer's own count rather than call it
+        # missing. A copy: the caller's dict is not changed.
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and self.num_batches_tracked is not None \
+                and key not in state_dict:
+            state_dict = {**state_dict, key: self.num_batches_tracked}
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    """What ``BatchNorm1d``, ``BatchNorm2d`` and ``BatchNorm3d`` share; they differ only in
+    the input ranks they accept."""
+
     def _check_channels(self, input: Tensor) -> None:
         channels = input.shape[1]
         if channels != self.num_features:
@@ -228,23 +250,6 @@ class _BatchNorm(Module):
         return batch_norm(input, self.running_mean if pass_buffers else None,
                           self.running_var if pass_buffers else None, self.weight, self.bias,
                           use_batch_stats, factor, self.eps)
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs) -> None:
-        # State dicts from before ``num_batches_tracked`` existed lack it: as PyTorch does
-        # for such (unversioned) dicts, keep the layer's own count rather than call it
-        # missing. A copy: the caller's dict is not changed.
-        key = prefix + "num_batches_tracked"
-        if self.track_running_stats and self.num_batches_tracked is not None \
-                and key not in state_dict:
-            state_dict = {**state_dict, key: self.num_batches_tracked}
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
-                                      unexpected_keys, error_msgs)
-
-    def extra_repr(self) -> str:
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, bias={self.bias is not None}, "
-                f"track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -279,4 +284,20 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "batch_norm"]
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of volumes ``(N, C, D, H, W)``, per channel.
+
+    Shape:
+        input ``(N, C, D, H, W)`` -> output of the same shape.
+
+    Raises:
+        ValueError: an input that is not 5-D; one value per channel while training.
+        ShapeError: ``C`` is not ``num_features``.
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "batch_norm"]

@@ -35,6 +35,10 @@ from .loss_functions import (  # noqa: F401 - the losses, in a file of their own
     nll_loss,
     smooth_l1_loss,
 )
+from .norm_functions import group_norm as group_norm
+from .norm_functions import instance_norm as instance_norm
+from .norm_functions import local_response_norm as local_response_norm
+from .norm_functions import rms_norm as rms_norm
 from .pool1d_functions import adaptive_avg_pool1d as adaptive_avg_pool1d  # 1-D pooling
 from .pool1d_functions import avg_pool1d as avg_pool1d
 from .pool1d_functions import max_pool1d as max_pool1d

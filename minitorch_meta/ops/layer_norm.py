@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from .. import dtypes
 from . import shapes
 from .function import Function
 
@@ -41,6 +42,9 @@ class LayerNorm(Function):
     # before backward raises its error here too
     saved_for_backward = (0, 1, 2)
     normalized_shape, eps = (), 1e-5
+    centred = True  # RMS norm (a subclass) divides by the root mean square, uncentred
+    #: how PyTorch's messages write the expected shape and name the kernel
+    expected_separator, kernel_name = ", ", "LayerNormKernelImpl"
 
     def infer(self, x, weight=None, bias=None):
         shape, normalized = x._data.shape, tuple(self.normalized_shape)
@@ -57,11 +61,12 @@ class LayerNorm(Function):
         if len(shape) < len(normalized) or shape[-len(normalized):] != normalized:
             raise shapes.ShapeError(
                 self.op_name, f"Given normalized_shape={_listed(normalized)}, expected input "
-                              f"with shape [*, {', '.join(map(str, normalized))}], but got "
+                              f"with shape [*{self.expected_separator}"
+                              f"{', '.join(map(str, normalized))}], but got "
                               f"input of size{_listed(shape)}")
         if not x._dtype.is_floating_point:
-            raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
-                                      f"'{x._dtype}': layer_norm takes floating-point "
+            raise NotImplementedError(f"\"{self.kernel_name}\" not implemented for "
+                                      f"'{x._dtype}': {self.op_name} takes floating-point "
                                       "tensors; convert the input first, e.g. with .float()")
         for name, tensor in (("weight", weight), ("bias", bias)):
             if tensor is not None:
@@ -69,42 +74,68 @@ class LayerNorm(Function):
         ndim = len(shape)
         self.axes = tuple(range(ndim - len(normalized), ndim))  # the normalised ones
         self.count = math.prod(normalized)
+        self.dtype = x._dtype
         return shape, x._dtype
 
     def forward(self, backend, x, weight=None, bias=None):
-        xhat, rstd = self._normalise(backend, x)
+        x = to_opmath(backend, x)
+        xhat, rstd = normalise(backend, x, self.axes, self.count, self.eps, self.centred)
         if self.recording:
             self.xhat, self.rstd, self.weight = xhat, rstd, weight
         out = xhat if weight is None else backend.binary("mul", xhat, weight)
-        return out if bias is None else backend.binary("add", out, bias)
-
-    def _normalise(self, backend, x):
-        """``(xhat, rstd)``: the normalised input and ``1 / sqrt(var + eps)`` per sample."""
-        count = x.dtype.type(self.count)
-        mean = backend.binary("div", backend.sum(x, self.axes, True), count)
-        # centring first avoids the cancellation of E[x²] - E[x]²
-        centred = backend.binary("sub", x, mean)
-        var = backend.binary("div", backend.sum(backend.binary("mul", centred, centred),
-                                                self.axes, True), count)
-        rstd = backend.binary("div", x.dtype.type(1), backend.unary(
-            "sqrt", backend.binary("add", var, x.dtype.type(self.eps))))
-        return backend.binary("mul", centred, rstd), rstd
+        out = out if bias is None else backend.binary("add", out, bias)
+        return backend.astype(out, self.dtype)
 
     def backward(self, backend, gy):
-        xhat = self.xhat
-        needs = self.needs_input_grad
+        xhat, needs = self.xhat, self.needs_input_grad
+        gy = to_opmath(backend, gy)
         gx = gw = gb = None
         leading = tuple(range(xhat.ndim - len(self.axes)))  # the sample dimensions
         if needs[0]:
             g = gy if self.weight is None else backend.binary("mul", gy, self.weight)
-            count = gy.dtype.type(self.count)
-            mean_g = backend.binary("div", backend.sum(g, self.axes, True), count)
-            mean_gx = backend.binary("div", backend.sum(backend.binary("mul", g, xhat),
-                                                        self.axes, True), count)
-            gx = backend.binary("mul", backend.binary("sub", backend.binary(
-                "sub", g, mean_g), backend.binary("mul", xhat, mean_gx)), self.rstd)
+            gx = backend.astype(normalise_backward(backend, g, xhat, self.rstd, self.axes,
+                                                   self.count, self.centred), self.dtype)
         if needs[1]:
-            gw = backend.sum(backend.binary("mul", gy, xhat), leading, False)
-        if needs[2]:
-            gb = backend.sum(gy, leading, False)
+            gw = backend.astype(backend.sum(backend.binary("mul", gy, xhat), leading, False),
+                                self.dtype)
+        if len(needs) > 2 and needs[2]:
+            gb = backend.astype(backend.sum(gy, leading, False), self.dtype)
         return gx, gw, gb
+
+
+def opmath_dtype(dtype):
+    """The dtype statistics are computed in: float32 for float16 (whose squares overflow past
+    256 and whose sums lose digits), the dtype itself otherwise, as PyTorch's kernels do."""
+    return dtypes.float32 if dtype is dtypes.float16 else dtype
+
+
+def to_opmath(backend, a):
+    """``a`` in its :func:`opmath_dtype` (a float16 array copied to float32; others as is)."""
+    return backend.astype(a, dtypes.float32) if a.dtype.itemsize < 4 else a
+
+
+def normalise(backend, x, axes, count: int, eps: float, centred: bool = True):
+    """``(xhat, rstd)`` over ``axes`` (which hold ``count`` elements): with ``centred``,
+    ``xhat = (x - mean) * rstd`` and ``rstd = 1 / sqrt(var + eps)`` (the biased variance;
+    layer and group norm); without, ``xhat = x * rstd`` and ``rstd = 1 / sqrt(mean(x²) + eps)``
+    (RMS norm). ``rstd`` keeps the reduced axes as size 1."""
+    n = x.dtype.type(max(count, 1))  # an empty group has no statistics, and no outputs
+    if centred:
+        # centring first avoids the cancellation of E[x²] - E[x]²
+        x = backend.binary("sub", x, backend.binary("div", backend.sum(x, axes, True), n))
+    square_mean = backend.binary("div", backend.sum(backend.binary("mul", x, x), axes, True), n)
+    rstd = backend.binary("div", x.dtype.type(1), backend.unary(
+        "sqrt", backend.binary("add", square_mean, x.dtype.type(eps))))
+    return backend.binary("mul", x, rstd), rstd
+
+
+def normalise_backward(backend, g, xhat, rstd, axes, count: int, centred: bool = True):
+    """The input gradient of :func:`normalise` given ``g``, the gradient of ``xhat``:
+    ``rstd * (g - mean(g) - xhat * mean(g * xhat))`` over ``axes`` (without ``centred``,
+    no ``mean(g)`` term): the closed form, rather than the chain through the statistics."""
+    n = g.dtype.type(max(count, 1))
+    projection = backend.binary("div", backend.sum(backend.binary("mul", g, xhat), axes, True), n)
+    if centred:
+        g = backend.binary("sub", g, backend.binary("div", backend.sum(g, axes, True), n))
+    return backend.binary("mul", backend.binary(
+        "sub", g, backend.binary("mul", xhat, projection)), rstd)
