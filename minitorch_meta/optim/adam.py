@@ -56,10 +56,7 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _check_group(self, group: dict) -> None:
-        check_number("lr", group["lr"], label="learning rate")
-        check_number("eps", group["eps"], label="epsilon value")
-        check_betas(group["betas"])
-        check_number("weight_decay", group["weight_decay"])
+        check_adam_group(group)
 
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
         state = self.state[p]
@@ -90,6 +87,16 @@ class Adam(Optimizer):
         step_size = lr / (1 - beta1 ** step)
         denom = (second_moment.sqrt() / math.sqrt(1 - beta2 ** step)).add_(group["eps"])
         p.add_(exp_avg / denom, alpha=-step_size)
+
+
+def check_adam_group(group: dict) -> None:
+    """The Adam family's checks of a group (Adam, AdamW, NAdam, RAdam, Adamax): ``lr``,
+    ``eps`` and ``weight_decay`` not negative and ``betas`` in [0, 1), with PyTorch's
+    messages."""
+    check_number("lr", group["lr"], label="learning rate")
+    check_number("eps", group["eps"], label="epsilon value")
+    check_betas(group["betas"])
+    check_number("weight_decay", group["weight_decay"])
 
 
 def check_betas(betas) -> None:

@@ -21,8 +21,8 @@ from ..factories import zeros_like
 from ..functions import maximum
 from ..tensor import Tensor
 from ._updates import count_step, descent_gradient, lerp_, new_step
-from .adam import check_betas
-from .optimizer import Optimizer, check_number, reject_unsupported
+from .adam import check_adam_group
+from .optimizer import Optimizer, reject_unsupported
 
 
 class Adamax(Optimizer):
@@ -48,10 +48,7 @@ class Adamax(Optimizer):
         super().__init__(params, defaults)
 
     def _check_group(self, group: dict) -> None:
-        check_number("lr", group["lr"], label="learning rate")
-        check_number("eps", group["eps"], label="epsilon value")
-        check_betas(group["betas"])
-        check_number("weight_decay", group["weight_decay"])
+        check_adam_group(group)
 
     def _state(self, p: Tensor) -> dict:
         state = self.state[p]

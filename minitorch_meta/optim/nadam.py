@@ -25,7 +25,7 @@ from .. import dtypes
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
 from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
-from .adam import check_betas
+from .adam import check_adam_group
 from .optimizer import Optimizer, check_number, reject_unsupported
 
 
@@ -56,10 +56,7 @@ class NAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _check_group(self, group: dict) -> None:
-        check_number("lr", group["lr"], label="learning rate")
-        check_number("eps", group["eps"], label="epsilon value")
-        check_betas(group["betas"])
-        check_number("weight_decay", group["weight_decay"])
+        check_adam_group(group)
         check_number("momentum_decay", group["momentum_decay"])
 
     def _state(self, p: Tensor) -> dict:

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from ..factories import zeros_like
 from ..tensor import Tensor
 from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
-from .adam import check_betas
-from .optimizer import Optimizer, check_number, reject_unsupported
+from .adam import check_adam_group
+from .optimizer import Optimizer, reject_unsupported
 
 #: the length of the approximated simple moving average above which the variance of the
 #: adaptive rate is tractable, so the rectified adaptive step is used
@@ -59,10 +59,7 @@ class RAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _check_group(self, group: dict) -> None:
-        check_number("lr", group["lr"], label="learning rate")
-        check_number("eps", group["eps"], label="epsilon value")
-        check_betas(group["betas"])
-        check_number("weight_decay", group["weight_decay"])
+        check_adam_group(group)
 
     def _state(self, p: Tensor) -> dict:
         state = self.state[p]
