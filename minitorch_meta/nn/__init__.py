@@ -7,6 +7,7 @@
 from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .channel_dropout import Dropout2d
@@ -16,6 +17,7 @@ from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
 from .loss import (
@@ -47,6 +49,7 @@ from .more_activations import (
 from .normalization import LayerNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
+from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
 from .rnn import GRU, LSTM, RNN, RNNBase
@@ -72,6 +75,8 @@ __all__ = [
     "AdaptiveAvgPool1d", "AvgPool1d", "Conv1d", "ConvTranspose1d", "ConvTranspose2d",
     "MaxPool1d",
     "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
+    "Fold", "Unfold",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
 ]
 
 

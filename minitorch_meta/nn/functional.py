@@ -365,5 +365,13 @@ from .activation_functions import (  # noqa: E402, F401
     softplus,
     softsign,
 )
+from .adaptive_max_pooling import (  # noqa: E402, F401
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
+)
 from .channel_dropout import dropout2d  # noqa: E402, F401
+from .fold import fold, unfold  # noqa: E402, F401
+from .pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize  # noqa: E402, F401
