@@ -47,6 +47,7 @@ from .factories import (
 from .formatting import set_printoptions
 from .functions import (
     abs,
+    adaptive_max_pool1d,
     add,
     addmm,
     all,
@@ -101,6 +102,8 @@ from .functions import (
     norm,
     numel,
     permute,
+    pixel_shuffle,
+    pixel_unshuffle,
     pow,
     prelu,
     prod,
@@ -279,4 +282,5 @@ __all__ = [
     "float16", "half", "set_printoptions",
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
+    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
 ]

@@ -674,3 +674,25 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
 
 _CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                 "donot_use_mm_for_euclid_dist")
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    """``(*, C * r * r, H, W)`` -> ``(*, C, H * r, W * r)`` (``nn.functional.pixel_shuffle``)."""
+    from .nn.pixel_shuffle import pixel_shuffle as shuffle
+
+    return shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    """``(*, C, H * r, W * r)`` -> ``(*, C * r * r, H, W)`` (``nn.functional.pixel_unshuffle``)."""
+    from .nn.pixel_shuffle import pixel_unshuffle as unshuffle
+
+    return unshuffle(input, downscale_factor)
+
+
+def adaptive_max_pool1d(input, output_size):
+    """``(output, indices)`` of adaptive max pooling over sequences, as PyTorch's
+    ``torch.adaptive_max_pool1d`` (``nn.functional.adaptive_max_pool1d_with_indices``)."""
+    from .nn.adaptive_max_pooling import adaptive_max_pool1d_with_indices
+
+    return adaptive_max_pool1d_with_indices(input, output_size)

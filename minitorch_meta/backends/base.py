@@ -104,6 +104,19 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     adaptive_avg_pool2d(x, out_hw) -> (y, saved)
                                 (PyTorch's windows ``[floor(i*H/OH), ceil((i+1)*H/OH))``)
     adaptive_avg_pool2d_backward(gy, saved) -> gx
+    adaptive_max_pool2d(x, out_hw) -> (y, indices)
+                                maxima over ``adaptive_avg_pool2d``'s windows, and their
+                                int64 flat positions ``h * W + w`` in each plane (PyTorch's
+                                indices: a window's first maximum in row-major order, its
+                                last NaN if it holds NaN)
+    unfold(x, kernel, stride, padding, dilation, blocks) -> cols
+                                every ``kernel`` block of ``x`` (N, C, H, W), zero-padded, as
+                                a column: (N, C*kH*kW, bH*bW), row ``c*kH*kW + i*kW + j`` tap
+                                ``(i, j)`` of channel ``c`` (PyTorch's im2col); ``blocks``
+                                (bH, bW) is how many fit
+    fold(cols, out_hw, kernel, stride, padding, dilation, blocks) -> x
+                                ``unfold``'s adjoint (col2im): the columns added into an
+                                (N, C, *out_hw) image, overlaps summed, padding cut off
 running reductions and contractions
     prod(a, axis, keepdims)     product in ``a``'s dtype (``axis``: None or an int)
     cumsum(a, axis) / cumprod(a, axis)   running sum / product along ``axis`` (an int), in
@@ -194,6 +207,10 @@ class Backend:
     def adaptive_avg_pool2d(self, x, out_hw): self._missing("adaptive_avg_pool2d")
     def adaptive_avg_pool2d_backward(self, gy, saved):
         self._missing("adaptive_avg_pool2d_backward")
+    def adaptive_max_pool2d(self, x, out_hw): self._missing("adaptive_max_pool2d")
+    def unfold(self, x, kernel, stride, padding, dilation, blocks): self._missing("unfold")
+    def fold(self, cols, out_hw, kernel, stride, padding, dilation, blocks):
+        self._missing("fold")
     def prod(self, a, axis, keepdims): self._missing("prod")
     def cumsum(self, a, axis): self._missing("cumsum")
     def cumprod(self, a, axis): self._missing("cumprod")

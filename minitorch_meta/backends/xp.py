@@ -7,7 +7,8 @@ so that the CUDA path runs exactly this code.
 The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winograd.py``
 (Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
-here; ``xp_half.py`` runs the float16 ones in float32.
+here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im) and
+``xp_adaptive_max_pooling.py``; ``xp_half.py`` runs the float16 ones in float32.
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``), ``erf`` and, where ``half_gemm_dtype``
 says so, float16 GEMMs (``matmul``, ``einsum``) compute in float32 and round the result
@@ -19,15 +20,17 @@ from __future__ import annotations
 import math
 
 from .base import Backend, broadcast_axes, contiguous_strides
+from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
+from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_pooling import PoolingKernels
 from .xp_winograd import WinogradKernels
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
-                Backend):
+                FoldKernels, AdaptiveMaxPoolingKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

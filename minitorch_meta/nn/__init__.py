@@ -7,6 +7,7 @@
 from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .channel_dropout import Dropout2d
@@ -16,6 +17,7 @@ from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
 from .flatten import Flatten, Unflatten
+from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
@@ -62,6 +64,7 @@ from .multihead_attention import MultiheadAttention
 from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
 from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
 from .parameter import Parameter, UninitializedParameter
+from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
 from .rnn import GRU, LSTM, RNN, RNNBase
@@ -101,6 +104,8 @@ __all__ = [
     "TransformerEncoder", "TransformerEncoderLayer",
     "BatchNorm3d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "LocalResponseNorm", "RMSNorm",
+    "Fold", "Unfold",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
 ]
 
 

@@ -369,8 +369,15 @@ from .activation_functions import (  # noqa: E402, F401
     softplus,
     softsign,
 )
+from .adaptive_max_pooling import (  # noqa: E402, F401
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices,
+)
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
+from .fold import fold, unfold  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -385,4 +392,5 @@ from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a fil
     triplet_margin_with_distance_loss,
 )
 from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
+from .pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401

@@ -55,6 +55,28 @@ def window_divisors(size: int, kernel: int, stride: int, padding: int, out: int,
     return tuple(counts)
 
 
+def adaptive_output_size(op: str, output_size, in_hw, error=ShapeError) -> tuple:
+    """An adaptive pooling's ``output_size`` (an int, or a pair whose ``None`` keeps that
+    input size) as a pair of ints; ``error`` is the class raised for a wrong length or a
+    negative size (PyTorch raises ``RuntimeError`` for max pooling)."""
+    size = output_size
+    if isinstance(size, int):
+        size = (size, size)
+    elif size is None or isinstance(size, (str, bytes)) or not hasattr(size, "__len__"):
+        raise TypeError(f"{op}: output_size must be an int or a pair of ints (None keeps that "
+                        f"input size), got {output_size!r}")
+    if len(size) != 2:
+        raise error(op, f"output_size must be 2, got {tuple(size)}")
+    size = tuple(keep if s is None else s for s, keep in zip(size, in_hw))
+    if not all(isinstance(s, int) for s in size):
+        raise TypeError(f"{op}: output_size must be an int or a pair of ints (None keeps that "
+                        f"input size), got {output_size!r}")
+    if min(size) < 0:
+        raise error(op, f"elements of output_size must be greater than or equal to 0 but "
+                        f"received {{{size[0]}, {size[1]}}}")
+    return size
+
+
 def _as_4d(backend, a):
     """An unbatched ``(C, H, W)`` array as a batch of one (a view)."""
     return backend.reshape(a, (1,) + tuple(a.shape)) if a.ndim == 3 else a
@@ -184,23 +206,7 @@ class AdaptiveAvgPool2d(Function):
         return shape[:-2] + out_hw, x.dtype
 
     def _output_size(self, in_hw) -> tuple:
-        size = self.output_size
-        if isinstance(size, int):
-            size = (size, size)
-        elif size is None or isinstance(size, (str, bytes)) or not hasattr(size, "__len__"):
-            raise TypeError(f"adaptive_avg_pool2d: output_size must be an int or a pair of ints "
-                            f"(None keeps that input size), got {size!r}")
-        if len(size) != 2:
-            raise ShapeError("adaptive_avg_pool2d", f"output_size must be 2, got {tuple(size)}")
-        size = tuple(keep if s is None else s for s, keep in zip(size, in_hw))
-        if not all(isinstance(s, int) for s in size):
-            raise TypeError(f"adaptive_avg_pool2d: output_size must be an int or a pair of ints "
-                            f"(None keeps that input size), got {self.output_size!r}")
-        if min(size) < 0:
-            raise ShapeError("adaptive_avg_pool2d", f"elements of output_size must be greater "
-                                                    f"than or equal to 0 but received "
-                                                    f"{{{size[0]}, {size[1]}}}")
-        return size
+        return adaptive_output_size("adaptive_avg_pool2d", self.output_size, in_hw)
 
     def forward(self, backend, x):
         y, self.saved = backend.adaptive_avg_pool2d(_as_4d(backend, x), self.out_hw)

@@ -1,0 +1,86 @@
+"""Adaptive 2-D max pooling: the maximum over windows fitted to a requested output size
+(adaptive average pooling's windows, ``[floor(i*H/OH), ceil((i+1)*H/OH))``), with PyTorch's
+flat indices and errors. The 1-D form (``nn/adaptive_max_pooling.py``) is this op on a
+height of 1, as PyTorch composes it.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes
+from . import shapes
+from .avg_pooling import _as_4d, _like, _require_dtype, adaptive_output_size
+from .function import Function
+from .shapes import ShapeRuntimeError
+
+
+class AdaptiveMaxPool2d(Function):
+    """Maximum over each adaptive window; with ``return_indices``, also each maximum's flat
+    position in its input plane (int64, ``h * W + w``: PyTorch's ``indices``).
+
+    A window reports its first maximum in row-major order (its last NaN if it holds NaN,
+    as PyTorch's loop does), and the gradient goes there alone; where windows overlap, an
+    input gets the gradients of every window it wins. ``output_size`` is an int or a pair
+    whose ``None`` keeps that input size.
+
+    Shape:
+        input ``(N, C, H, W)`` or ``(C, H, W)`` -> output (and indices) ``(N, C, H_out,
+        W_out)`` or ``(C, H_out, W_out)``, ``(H_out, W_out)`` being ``output_size`` (0
+        allowed).
+
+    Raises:
+        RuntimeError (``ShapeRuntimeError``): a rank other than 3 or 4, an empty dimension
+            other than the first, an ``output_size`` of another length, or a negative one.
+        NotImplementedError: integer and bool inputs, as in PyTorch.
+    """
+
+    op_name, backward_name = "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0"
+    return_indices = False
+
+    def __init__(self, **hyper_parameters):
+        super().__init__(**hyper_parameters)
+        self.multiple_outputs = self.return_indices
+
+    def infer(self, x):
+        op = self.op_name
+        shape = tuple(x.shape)
+        if len(shape) not in (3, 4):
+            raise ShapeRuntimeError(op, f"expected a 3-D (C, H, W) or 4-D (N, C, H, W) input, "
+                                        f"but got a {len(shape)}-D input of shape "
+                                        f"{shapes.fmt(shape)}")
+        for axis in range(1, len(shape)):  # PyTorch lets the first dimension be empty
+            if shape[axis] == 0:
+                raise ShapeRuntimeError(op, f"expected input to have non-zero size for "
+                                            f"non-batch dimensions, but input has sizes "
+                                            f"{shapes.fmt(shape)} with dimension {axis} being "
+                                            f"empty")
+        self.out_hw = adaptive_output_size(op, self.output_size, shape[-2:], ShapeRuntimeError)
+        _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64))
+        out = (shape[:-2] + self.out_hw, x.dtype)
+        return [out, (out[0], dtypes.int64)] if self.return_indices else out
+
+    def forward(self, backend, x):
+        y, indices = backend.adaptive_max_pool2d(_as_4d(backend, x), self.out_hw)
+        y, indices = _like(backend, y, x.ndim), _like(backend, indices, x.ndim)
+        if self.recording:
+            self.indices = indices
+        if not self.return_indices:
+            return y
+        # The user's indices are theirs to write to; backward keeps its own.
+        return y, backend.copy(indices) if self.recording else indices
+
+    def backward(self, backend, gy):
+        """Each output's gradient added at its window's winning position (overlapping
+        windows may pick one input several times): one ``index_add`` over flat positions."""
+        shape, dtype = self.input_specs[0]
+        shape = tuple(shape)
+        plane = shape[-2] * shape[-1]
+        planes = 1
+        for size in shape[:-2]:
+            planes *= size
+        starts = backend.arange(0, planes * plane, plane, dtypes.int64)
+        outputs = self.out_hw[0] * self.out_hw[1]
+        flat = backend.binary("add", backend.reshape(self.indices, (planes, outputs)),
+                              backend.reshape(starts, (planes, 1)))
+        gx = backend.index_add((planes * plane,), backend.reshape(flat, (-1,)),
+                               backend.reshape(gy, (-1,)), dtype)
+        return (backend.reshape(gx, shape),)
