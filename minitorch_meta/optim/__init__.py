@@ -3,7 +3,8 @@
 quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
-every device, meta included (where a step only checks shapes).
+every device, meta included (where a step only checks shapes); ``LBFGS``, whose
+iterations are decided by values, refuses meta.
 """
 
 from . import lr_scheduler

@@ -151,6 +151,35 @@ def test_float32_follows_torch(problem, options):
     assert state["d"].dtype == mt.float32 and state["ro"][0].dtype == mt.float32
 
 
+@pytest.mark.parametrize("options", [
+    {"lr": 1e-4, "tolerance_change": 1e-3},  # the step is tiny, the loss still moves
+    {"lr": 1e-4, "tolerance_change": 1e-3, "line_search_fn": WOLFE},
+    {"tolerance_grad": 1e4},  # already optimal
+    {"tolerance_change": 1e3},  # the loss moves less than that
+], ids=str)
+def test_each_stopping_rule_stops_where_torchs_does(options):
+    def run(lib):
+        x = lib.tensor([3.0, -1.0, 0.5], dtype=lib.float64, requires_grad=True)
+        optimizer = lib.optim.LBFGS([x], **options)
+
+        def closure():
+            optimizer.zero_grad()
+            # steep: small steps, large loss changes; not isotropic, so that no step lands
+            # exactly on the minimum (where the last bits of a fused multiply-add decide)
+            loss = 1e6 * (lib.tensor([1.0, 2.0, 5.0], dtype=lib.float64) * (x - 1) ** 2).sum()
+            loss.backward()
+            return loss
+
+        for _ in range(2):
+            optimizer.step(closure)
+        state = optimizer.state_dict()["state"][0]
+        return x.detach().numpy(), state["n_iter"], state["func_evals"]
+
+    (ours, *ours_counts), (theirs, *theirs_counts) = run(mt), run(torch)
+    assert ours_counts == theirs_counts
+    np.testing.assert_allclose(ours, theirs, **F64)
+
+
 def test_step_returns_the_closures_first_loss_and_counts_evaluations():
     x = mt.tensor([3.0, -2.0], dtype=mt.float64, requires_grad=True)
     optimizer = LBFGS([x], max_iter=5)
@@ -479,6 +508,8 @@ WOLFE_CASES = [
     pytest.param(2.6, 4.8, 0.4, 19.0, 0.025, 22, 1e-9, id="first-bracket-step-good"),
     pytest.param(4.2, 2.8, 1.5, 15.2, 0.0046, 14, 1e-2, id="slope-turns-positive"),
     pytest.param(1.0, 2.0, 2.5, 9.0, 5.0, 25, 1e-2, id="bracket-below-tolerance"),
+    pytest.param(1.9, 2.8, 1.0, 2.6, 0.031, 3, 1e-9, id="out-of-evaluations-from-the-start"),
+    pytest.param(4.7, 4.8, 1.5, 7.3, 2.2, 19, 1e-9, id="loss-rises-after-two-trials"),
 ]
 
 
