@@ -141,20 +141,9 @@ class LBFGS(Optimizer):
                 break
 
             last = iteration == max_iter
-            if group["line_search_fn"] is None:
-                _move(params, t, d)
-                used = 0
-                # a fixed step re-evaluates only if another iteration follows
-                if not last:
-                    loss = _number(self._evaluate(closure))
-                    flat_grad, used = _flat_grad(params), 1
-            else:
-                found, used = strong_wolfe(
-                    self._prober(closure, params, d), Trial(0, loss, flat_grad, slope), t,
-                    _number(d.abs().max()), max_evals=max_eval - evals)
-                loss, flat_grad, t = found.loss, found.grad, found.t
-                memory["t"] = t
-                _move(params, t, d)
+            loss, flat_grad, t, used = self._advance(
+                closure, group, d, t, Trial(0, loss, flat_grad, slope), max_eval - evals, last)
+            memory["t"] = t
             evals += used
             state["func_evals"] += used
 
@@ -168,6 +157,23 @@ class LBFGS(Optimizer):
                 break
         state.update(memory)
         return first_loss
+
+    def _advance(self, closure: Callable, group: dict, d: Tensor, t: float, start: Trial,
+                 budget: int, last: bool) -> tuple[float, Tensor, float, int]:
+        """Move the parameters along ``d``, by ``t`` (fixed step) or by the line search's
+        step; returns the loss, flat gradient and step length there, and the evaluations
+        spent. A fixed step is not evaluated on the last iteration (the returned loss and
+        gradient are then the start's), as in PyTorch."""
+        params = group["params"]
+        if group["line_search_fn"] is None:
+            _move(params, t, d)
+            if last:
+                return start.loss, start.grad, t, 0
+            return _number(self._evaluate(closure)), _flat_grad(params), t, 1
+        found, used = strong_wolfe(self._prober(closure, params, d), start, t,
+                                   _number(d.abs().max()), max_evals=budget)
+        _move(params, found.t, d)
+        return found.loss, found.grad, found.t, used
 
     def _direction(self, state: dict, memory: dict, flat_grad: Tensor, group: dict) -> Tensor:
         """Remember the last step's curvature pair, then ``-H g`` by the two-loop recursion."""
