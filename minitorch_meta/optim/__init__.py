@@ -1,9 +1,10 @@
 """Optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
-``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``); schedules
-in ``lr_scheduler``.
+``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``, and the
+quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
-every device, meta included (where a step only checks shapes).
+every device, meta included (where a step only checks shapes); ``LBFGS``, whose
+iterations are decided by values, refuses meta.
 """
 
 from . import lr_scheduler
@@ -13,6 +14,7 @@ from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -22,4 +24,5 @@ from .sgd import SGD
 
 __all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD",
            "lr_scheduler",
-           "ASGD", "Adamax", "NAdam", "RAdam", "Rprop"]
+           "ASGD", "Adamax", "NAdam", "RAdam", "Rprop",
+           "LBFGS"]

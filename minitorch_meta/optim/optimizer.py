@@ -295,7 +295,10 @@ def _checked_groups(state_dict) -> list:
 
 
 def _cast_like(param: Tensor, key, value):
-    """A private copy of a saved buffer, on ``param``'s device (and float dtype)."""
+    """A private copy of a saved buffer, on ``param``'s device (and float dtype); the
+    tensors in a list (LBFGS's history) too, as PyTorch casts them."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_like(param, key, v) for v in value)
     if not isinstance(value, Tensor):
         return copy.deepcopy(value)
     if key == "step":  # step counters keep their own dtype and device (cpu), as in PyTorch
