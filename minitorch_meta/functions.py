@@ -383,6 +383,11 @@ def mv(input, vec):
     return linalg.Mv()(input, vec)
 
 
+def dot(input, tensor):
+    """Inner product of two 1-D tensors of one length: ``(n,) . (n,) -> ()``."""
+    return linalg.Dot()(input, tensor)
+
+
 def matmul(input, other):
     """``input @ other`` for 1-D, 2-D and batched operands."""
     return linalg.Matmul()(input, other)

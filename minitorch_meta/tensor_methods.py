@@ -166,7 +166,7 @@ class TensorMethods:
     cumsum, prod, logsumexp = F.cumsum, F.prod, F.logsumexp
 
     # products
-    mm, mv, matmul, addmm = F.mm, F.mv, F.matmul, F.addmm
+    mm, mv, dot, matmul, addmm = F.mm, F.mv, F.dot, F.matmul, F.addmm
 
     # shape
     flatten, t, transpose = F.flatten, F.t, F.transpose

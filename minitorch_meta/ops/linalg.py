@@ -1,4 +1,5 @@
-"""Matrix products in the row-vector convention: ``mm``, ``mv``, ``matmul`` and ``addmm``.
+"""Matrix products in the row-vector convention: ``mm``, ``mv``, ``dot``, ``matmul`` and
+``addmm``.
 
 ``linear(x, W, b)`` is ``addmm(b, x, W.t())``: a batch is a matrix whose rows are samples.
 """
@@ -64,6 +65,41 @@ class Mv(Function):
         if self.needs_input_grad[1]:
             gv = backend.matmul(gy, self.a)
         return ga, gv
+
+
+class Dot(Function):
+    """Inner product of two vectors.
+
+    Shape:
+        ``(n,) . (n,) -> ()``.
+
+    Raises:
+        ShapeRuntimeError (a RuntimeError, as PyTorch's) unless both are 1-D of one length;
+        TypeError for two dtypes.
+    """
+
+    op_name, backward_name = "dot", "DotBackward0"
+    saved_for_backward = ((0, 1), (1, 0))
+
+    def infer(self, a, b):
+        shapes.require_same_dtype("dot", "self", a._dtype, "tensor", b._dtype)
+        sa, sb = tuple(a._data.shape), tuple(b._data.shape)
+        if len(sa) != 1 or len(sb) != 1:
+            raise shapes.ShapeRuntimeError("dot", f"1D tensors expected, but got {len(sa)}D "
+                                                  f"and {len(sb)}D tensors")
+        if sa != sb:
+            raise shapes.ShapeRuntimeError("dot", f"inconsistent tensor size: {sa[0]} and "
+                                                  f"{sb[0]} elements; both vectors must have "
+                                                  "the same number of elements")
+        return (), a._dtype
+
+    def forward(self, backend, a, b):
+        self.a, self.b = a, b
+        return backend.matmul(a, b)
+
+    def backward(self, backend, gy):  # gy is 0-d: each vector's gradient is gy times the other
+        return (backend.binary("mul", gy, self.b) if self.needs_input_grad[0] else None,
+                backend.binary("mul", gy, self.a) if self.needs_input_grad[1] else None)
 
 
 class Addmm(Function):

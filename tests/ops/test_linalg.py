@@ -1,4 +1,4 @@
-"""Matrix products: mm, mv, matmul (1-D, 2-D, batched, broadcast) and addmm (beta, alpha)."""
+"""Matrix products: mm, mv, dot, matmul (1-D, 2-D, batched, broadcast) and addmm (beta, alpha)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ CASES = [
     Case("mm_method_one_grad", lambda T, F, a, b: a.mm(b), [Arg((3, 4)), Arg((4, 2), grad=False)]),
     Case("mv", lambda T, F, a, v: a.mv(v), [Arg((3, 4)), Arg((4,))]),
     Case("mv_function", lambda T, F, a, v: T.mv(a, v), [Arg((3, 4), grad=False), Arg((4,))]),
+    Case("dot", lambda T, F, a, b: T.dot(a, b), [Arg((4,)), Arg((4,))]),
+    Case("dot_method_one_grad", lambda T, F, a, b: a.dot(b), [Arg((5,), grad=False), Arg((5,))]),
     Case("matmul_1d_1d", lambda T, F, a, b: a @ b, [Arg((4,)), Arg((4,))]),
     Case("matmul_2d_1d", lambda T, F, a, b: a @ b, [Arg((3, 4)), Arg((4,))]),
     Case("matmul_1d_2d", lambda T, F, a, b: T.matmul(a, b), [Arg((4,)), Arg((4, 2))]),
@@ -93,3 +95,23 @@ def test_float32_products_stay_float32():
         assert out.dtype is mt.float32
         out.sum().backward()
     assert a.grad.dtype is mt.float32 and b.grad.dtype is mt.float32
+
+
+@pytest.mark.parametrize("a, b, message", [
+    ((2, 2), (2,), "dot: 1D tensors expected, but got 2D and 1D tensors"),
+    ((3,), (2,), "dot: inconsistent tensor size: 3 and 2 elements; both vectors must have "
+                 "the same number of elements"),
+])
+def test_dot_shape_errors_are_runtime_errors_as_pytorchs(a, b, message):
+    for device in ("cpu", "meta"):
+        with pytest.raises(RuntimeError) as info:
+            mt.dot(mt.ones(*a, device=device), mt.ones(*b, device=device))
+        assert str(info.value) == message
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for the error type")
+    with pytest.raises(RuntimeError):
+        torch.dot(torch.ones(*a), torch.ones(*b))
+
+
+def test_dot_refuses_two_dtypes():
+    with pytest.raises(TypeError, match="dot: expected self and tensor to have the same dtype"):
+        mt.dot(mt.ones(2), mt.ones(2, dtype=mt.float64))
