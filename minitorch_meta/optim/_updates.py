@@ -38,6 +38,19 @@ def descent_gradient(p: Tensor, group: dict, weight_decay: float) -> Tensor:
     return g
 
 
+def decayed_gradient(p: Tensor, group: dict) -> Tensor:
+    """``descent_gradient`` with the group's ``weight_decay``, either folded into the
+    gradient (L2) or, with ``decoupled_weight_decay``, applied to ``p`` itself first
+    (``p *= 1 - lr * weight_decay``, as AdamW, NAdamW and RAdamW do)."""
+    weight_decay = group["weight_decay"]
+    if not group["decoupled_weight_decay"]:
+        return descent_gradient(p, group, weight_decay)
+    g = descent_gradient(p, group, 0)
+    if weight_decay != 0:
+        p.mul_(1 - group["lr"] * weight_decay)
+    return g
+
+
 def square_average_(average: Tensor, g: Tensor, decay: float) -> Tensor:
     """``average = decay * average + (1 - decay) * g * g`` in place (PyTorch's
     ``average.mul_(decay).addcmul_(g, g, value=1 - decay)``); returns ``average``."""

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from ..factories import zeros_like
 from ..functions import maximum
 from ..tensor import Tensor
-from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
+from ._updates import count_step, decayed_gradient, lerp_, new_step, square_average_
 from .optimizer import Optimizer, check_number, reject_unsupported
 
 
@@ -70,13 +70,10 @@ class Adam(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        decoupled = group["decoupled_weight_decay"]
+        lr = group["lr"]
         state = self._state(p, group["amsgrad"])
         step = count_step(state)
-        g = descent_gradient(p, group, 0 if decoupled else weight_decay)
-        if decoupled and weight_decay != 0:
-            p.mul_(1 - lr * weight_decay)
+        g = decayed_gradient(p, group)
         exp_avg = lerp_(state["exp_avg"], g, 1 - beta1)
         exp_avg_sq = square_average_(state["exp_avg_sq"], g, beta2)
         if group["amsgrad"]:

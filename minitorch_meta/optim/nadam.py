@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from .. import dtypes
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
-from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
+from ._updates import count_step, decayed_gradient, lerp_, new_step, square_average_
 from .adam import check_adam_group
 from .optimizer import Optimizer, check_number, reject_unsupported
 
@@ -70,13 +70,10 @@ class NAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        decoupled = group["decoupled_weight_decay"]
+        lr = group["lr"]
         state = self._state(p)
         step = count_step(state)
-        g = descent_gradient(p, group, 0 if decoupled else weight_decay)
-        if decoupled and weight_decay != 0:
-            p.mul_(1 - lr * weight_decay)
+        g = decayed_gradient(p, group)
         decay = group["momentum_decay"]
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))

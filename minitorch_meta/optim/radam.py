@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from ..factories import zeros_like
 from ..tensor import Tensor
-from ._updates import count_step, descent_gradient, lerp_, new_step, square_average_
+from ._updates import count_step, decayed_gradient, lerp_, new_step, square_average_
 from .adam import check_adam_group
 from .optimizer import Optimizer, reject_unsupported
 
@@ -71,13 +71,10 @@ class RAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        decoupled = group["decoupled_weight_decay"]
+        lr = group["lr"]
         state = self._state(p)
         step = count_step(state)
-        g = descent_gradient(p, group, 0 if decoupled else weight_decay)
-        if decoupled and weight_decay != 0:
-            p.mul_(1 - lr * weight_decay)
+        g = decayed_gradient(p, group)
         exp_avg = lerp_(state["exp_avg"], g, 1 - beta1)
         exp_avg_sq = square_average_(state["exp_avg_sq"], g, beta2)
         bias_correction2 = 1 - beta2 ** step
