@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..ops.recurrent import ElmanLayer, GRULayer, LSTMLayer
+from ..ops.recurrent import ElmanLayer, GRULayer, LSTMLayer, output_layout
 from ..tensor import Tensor
 from . import init
 
@@ -48,9 +48,8 @@ def run_recurrent(mode: str, projected: Tensor, state, w_hh: Tensor, b_hh: Tenso
     flat = op.apply(rows, h, c, w_hh, b_hh, w_hr,
                     batch_sizes=batch if batch_sizes is None else tuple(batch_sizes),
                     reverse=reverse, **hyper)
-    steps_end = rows.shape[0] * width
-    hidden = flat[:steps_end].view(*projected.shape[:-1], width)
-    h_n = flat[steps_end:steps_end + batch * width].view(batch, width)
-    if c is None:
-        return hidden, h_n
-    return hidden, (h_n, flat[steps_end + batch * width:].view(batch, c.shape[1]))
+    steps, *finals = (flat[start:end].view(*shape) for start, end, shape in
+                      output_layout(rows.shape[0], batch, width,
+                                    None if c is None else c.shape[1]))
+    hidden = steps.view(*projected.shape[:-1], width)
+    return hidden, finals[0] if c is None else tuple(finals)

@@ -61,8 +61,8 @@ class RecurrentLayer(Function):
         self._check_weights(x, h0, c0, w_hh, b_hh, w_hr, size, hidden_width, batch)
         self._check_batch_sizes(rows, batch)
         self.out_dtype = x._dtype
-        self.out_size = (rows + batch) * hidden_width + (batch * size if self.has_cell else 0)
-        return (self.out_size,), x._dtype
+        self.layout = output_layout(rows, batch, hidden_width, size if self.has_cell else None)
+        return (self.layout[-1][1],), x._dtype
 
     def _check_weights(self, x, h0, c0, w_hh, b_hh, w_hr, size, hidden_width, batch):
         width = x._data.shape[1]
@@ -109,9 +109,9 @@ class RecurrentLayer(Function):
         return steps[::-1] if self.reverse else steps
 
     def forward(self, backend, x, h0, c0, w_hh, b_hh, w_hr):
-        rows, (batch, width) = x.shape[0], h0.shape
-        out = backend.empty((self.out_size,), self.out_dtype)
-        hidden = backend.reshape(backend.getitem(out, slice(0, rows * width)), (rows, width))
+        rows, batch = x.shape[0], h0.shape[0]
+        out = backend.empty((self.layout[-1][1],), self.out_dtype)
+        hidden = _part(backend, out, self.layout[0])
         packed = not isinstance(self.batch_sizes, int)
         # Packed steps write their rows into the state; start from copies, not the inputs.
         state = [h0] if c0 is None else [h0, c0]
@@ -129,16 +129,11 @@ class RecurrentLayer(Function):
                              b_hh, w_hr)
             backend.setitem(hidden, block, new[0])
             state = _updated(backend, state, new, count, batch)
-        self._write_final(backend, out, state, rows * width)
+        for (start, end, _), final in zip(self.layout[1:], state):
+            backend.setitem(out, slice(start, end), backend.reshape(final, (end - start,)))
         if self.recording:
             self.weights = (w_hh, w_hr)
         return out
-
-    def _write_final(self, backend, out, state, offset: int) -> None:
-        for s in state:
-            end = offset + s.shape[0] * s.shape[1]
-            backend.setitem(out, slice(offset, end), backend.reshape(s, (end - offset,)))
-            offset = end
 
     def _allocate(self, backend, rows: int, x, h0) -> None:
         """The buffers backward reads, one row per step's row (none when not recording)."""
@@ -147,12 +142,11 @@ class RecurrentLayer(Function):
 
     # -- backward ----------------------------------------------------------------------
     def backward(self, backend, grad):
-        rows = self.input_specs[0][0][0]
-        batch, width = self.input_specs[1][0]
+        rows, batch = self.input_specs[0][0][0], self.input_specs[1][0][0]
         w_hh, w_hr = self.weights
-        g_hidden = backend.reshape(backend.getitem(grad, slice(0, rows * width)),
-                                   (rows, width))
-        d_state = self._final_state_grads(backend, grad, rows * width, batch, width)
+        g_hidden = _part(backend, grad, self.layout[0])
+        # copies: backward writes the rows of each step into them
+        d_state = [backend.copy(_part(backend, grad, part)) for part in self.layout[1:]]
         d_x = backend.empty((rows, w_hh.shape[0]), self.out_dtype)
         self._allocate_grads(backend, rows, d_x)
         for start, count in reversed(self._steps(rows)):
@@ -163,18 +157,6 @@ class RecurrentLayer(Function):
             new = self._step_backward(backend, block, d_h, current[1:], d_x, w_hh, w_hr)
             d_state = _updated(backend, d_state, new, count, batch)
         return self._input_grads(backend, d_x, d_state)
-
-    def _final_state_grads(self, backend, grad, offset: int, batch: int, width: int) -> list:
-        """Copies (backward writes rows into them) of the final states' gradients."""
-        shapes = [(batch, width)] + ([(batch, self.input_specs[2][0][1])] if self.has_cell
-                                     else [])
-        grads = []
-        for shape in shapes:
-            end = offset + shape[0] * shape[1]
-            grads.append(backend.copy(backend.reshape(backend.getitem(grad, slice(offset, end)),
-                                                      shape)))
-            offset = end
-        return grads
 
     def _allocate_grads(self, backend, rows: int, d_x) -> None:
         """Buffers of per-row gradients a cell fills (LSTM's projection, GRU's hidden
@@ -382,6 +364,25 @@ class GRULayer(RecurrentLayer):
         for k, value in enumerate((d_r, d_z, mul(d_n, r))):
             backend.setitem(d_hidden, columns[k], value)
         return [add(mul(d_h, z), backend.matmul(d_hidden, w_hh))]
+
+
+def output_layout(rows: int, batch: int, width: int, cell_width: int | None = None) -> list:
+    """Where each part of a recurrent op's flat output lies: ``(start, end, shape)`` of
+    every step's hidden state ``(rows, width)``, the final hidden state ``(batch, width)``
+    and, with a ``cell_width`` (LSTM), the final cell state ``(batch, cell_width)``."""
+    shapes = [(rows, width), (batch, width)] + ([] if cell_width is None
+                                                 else [(batch, cell_width)])
+    parts, start = [], 0
+    for shape in shapes:
+        parts.append((start, start + shape[0] * shape[1], shape))
+        start = parts[-1][1]
+    return parts
+
+
+def _part(backend, flat, part):
+    """The view of ``flat`` that one ``output_layout`` entry describes."""
+    start, end, shape = part
+    return backend.reshape(backend.getitem(flat, slice(start, end)), shape)
 
 
 def _shape_2d(op: str, name: str, tensor) -> tuple:
