@@ -14,7 +14,7 @@ import math
 
 from . import shapes
 from .function import Function
-from .layer_norm import normalise, normalise_backward, to_opmath
+from .layer_norm import normalise, normalise_backward, require_float_affine, to_opmath
 
 
 def _listed(shape) -> str:
@@ -68,13 +68,7 @@ class GroupNorm(Function):
                                   f"of channels in input, but got {name} of shape "
                                   f"{_listed(tensor._data.shape)} and input of shape "
                                   f"{_listed(shape)}")
-        if not x._dtype.is_floating_point:
-            raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for "
-                                      f"'{x._dtype}': group_norm takes floating-point tensors; "
-                                      "convert the input first, e.g. with .float()")
-        for name, tensor in (("weight", weight), ("bias", bias)):
-            if tensor is not None:
-                shapes.require_same_dtype(self.op_name, "input", x._dtype, name, tensor._dtype)
+        require_float_affine(self.op_name, "GroupNormKernelImpl", x, weight, bias)
         self.count = channels // groups * spatial  # values per group
         self.grouped = (shape[0], groups, self.count)
         self.per_channel = (channels,) + (1,) * (len(shape) - 2)  # broadcasts over (N, C, *)

@@ -64,13 +64,7 @@ class LayerNorm(Function):
                               f"with shape [*{self.expected_separator}"
                               f"{', '.join(map(str, normalized))}], but got "
                               f"input of size{_listed(shape)}")
-        if not x._dtype.is_floating_point:
-            raise NotImplementedError(f"\"{self.kernel_name}\" not implemented for "
-                                      f"'{x._dtype}': {self.op_name} takes floating-point "
-                                      "tensors; convert the input first, e.g. with .float()")
-        for name, tensor in (("weight", weight), ("bias", bias)):
-            if tensor is not None:
-                shapes.require_same_dtype(self.op_name, "input", x._dtype, name, tensor._dtype)
+        require_float_affine(self.op_name, self.kernel_name, x, weight, bias)
         ndim = len(shape)
         self.axes = tuple(range(ndim - len(normalized), ndim))  # the normalised ones
         self.count = math.prod(normalized)
@@ -112,6 +106,19 @@ def opmath_dtype(dtype):
 def to_opmath(backend, a):
     """``a`` in its :func:`opmath_dtype` (a float16 array copied to float32; others as is)."""
     return backend.astype(a, dtypes.float32) if a.dtype.itemsize < 4 else a
+
+
+def require_float_affine(op: str, kernel: str, x, weight, bias) -> None:
+    """A normalisation's dtype checks: a floating-point input (PyTorch's
+    ``NotImplementedError`` naming its ``kernel``), and weight and bias of the input's
+    dtype."""
+    if not x._dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{x._dtype}': {op} takes "
+                                  "floating-point tensors; convert the input first, e.g. with "
+                                  ".float()")
+    for name, tensor in (("weight", weight), ("bias", bias)):
+        if tensor is not None:
+            shapes.require_same_dtype(op, "input", x._dtype, name, tensor._dtype)
 
 
 def normalise(backend, x, axes, count: int, eps: float, centred: bool = True):
