@@ -37,8 +37,8 @@ class PoolingKernels:
         """Max over strided windows, and each window's winning tap when ``with_argmax``.
 
         One pass per kernel tap. The first maximum of a window in row-major order wins,
-        as with ``argmax``; windows holding NaN take the exact ``argmax`` path, so the
-        first NaN is picked. Without ``with_argmax`` (inference) only the maxima are
+        as with ``argmax``; windows holding NaN take an exact path that picks the last
+        NaN, as PyTorch's loop does (a later tap wins if larger or NaN). Without ``with_argmax`` (inference) only the maxima are
         computed, and ``None`` stands for the taps.
         """
         xp = self.xp
@@ -129,7 +129,8 @@ class PoolingKernels:
         return [windows[i, j] for i in range(KH) for j in range(KW)]
 
     def _max_pool2d_argmax(self, padded, kernel, stride, dilation, out_hw):
-        """The reference path: argmax over each window gathered whole (used when NaN occurs)."""
+        """The exact path, each window gathered whole (used when NaN occurs): the first
+        maximum in row-major order, or the last NaN of a window holding NaN."""
         xp = self.xp
         N, C = padded.shape[:2]
         (KH, KW), (sh, sw), (dh, dw), (OH, OW) = kernel, stride, dilation, out_hw
@@ -137,7 +138,9 @@ class PoolingKernels:
         windows = self._as_strided(padded, shape=(N, C, OH, OW, KH, KW),
                                    strides=(sN, sC, sH * sh, sW * sw, sH * dh, sW * dw))
         flat = windows.reshape(N, C, OH, OW, KH * KW)
-        arg = flat.argmax(axis=-1)
+        taps = KH * KW
+        last_nan = taps - 1 - xp.isnan(flat[..., ::-1]).argmax(axis=-1)
+        arg = xp.where(xp.isnan(flat).any(axis=-1), last_nan, flat.argmax(axis=-1))
         return xp.take_along_axis(flat, arg[..., None], axis=-1)[..., 0], arg
 
     def max_pool2d_indices(self, argmax, x_shape, kernel, stride, padding, dilation):

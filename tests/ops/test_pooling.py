@@ -310,11 +310,10 @@ def test_backward_keeps_only_one_byte_per_output():
 @pytest.mark.parametrize("kernel, stride, padding, out_hw", [
     ((2, 2), (2, 2), (0, 0), (3, 3)), ((3, 3), (1, 1), (1, 1), (6, 6))],
     ids=["tiling", "overlapping"])
-def test_nan_is_the_maximum_and_the_first_nan_wins(channels_last, kernel, stride, padding,
-                                                   out_hw):
-    """NaN is picked as the maximum. Of several NaN in one window the first (row-major) is
-    the index and gets the gradient: NumPy's argmax rule. (PyTorch's CPU kernel picks the
-    last one; both agree when a window holds one NaN.)"""
+def test_nan_is_the_maximum_and_the_last_nan_wins(channels_last, kernel, stride, padding,
+                                                  out_hw):
+    """NaN is picked as the maximum. Of several NaN in one window the last (row-major) is
+    the index and gets the gradient, as in PyTorch's CPU kernel."""
     x = np.arange(2 * 3 * 6 * 6, dtype=np.float32).reshape(2, 3, 6, 6)
     x[0, 1, 0, 1] = x[0, 1, 1, 0] = np.nan  # two NaN in the first window of plane (0, 1)
     x[1, 2, 5, 5] = np.nan
@@ -324,7 +323,7 @@ def test_nan_is_the_maximum_and_the_first_nan_wins(channels_last, kernel, stride
     ox = mt.from_numpy(_stored(x, channels_last)).requires_grad_()
     out, indices = mF.max_pool2d(ox, kernel, stride, padding, return_indices=True)
     out.backward(mt.tensor(gy))
-    assert np.isnan(out.detach().numpy()[0, 1, 0, 0]) and indices.numpy()[0, 1, 0, 0] == 1
+    assert np.isnan(out.detach().numpy()[0, 1, 0, 0]) and indices.numpy()[0, 1, 0, 0] == 6
     np.testing.assert_array_equal(out.detach().numpy(), ref_y)
     np.testing.assert_array_equal(indices.numpy(), ref_indices)
     np.testing.assert_allclose(ox.grad.numpy(), ref_gx, rtol=1e-6)
@@ -388,7 +387,7 @@ def test_kernels_of_more_than_256_taps_against_torch():
 
 
 def _reference_max_pool(x, gy, kernel, stride, padding, dilation, out_hw):
-    """Loop-by-loop max pooling: first maximum (or first NaN) of each window in row-major
+    """Loop-by-loop max pooling: first maximum (or last NaN) of each window in row-major
     order, positions outside the input count as -inf; gradients summed in output order."""
     N, C, H, W = x.shape
     y = np.empty((N, C) + out_hw, x.dtype)
@@ -401,7 +400,7 @@ def _reference_max_pool(x, gy, kernel, stride, padding, dilation, out_hw):
             r = oh * stride[0] + i * dilation[0] - padding[0]
             q = ow * stride[1] + j * dilation[1] - padding[1]
             v = x[n, c, r, q] if 0 <= r < H and 0 <= q < W else x.dtype.type(low)
-            if best is None or (not np.isnan(best[0]) and (np.isnan(v) or v > best[0])):
+            if best is None or np.isnan(v) or (not np.isnan(best[0]) and v > best[0]):
                 best = (v, r, q)
         v, r, q = best
         y[n, c, oh, ow], indices[n, c, oh, ow] = v, r * W + q
