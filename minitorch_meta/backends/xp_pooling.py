@@ -38,8 +38,9 @@ class PoolingKernels:
 
         One pass per kernel tap. The first maximum of a window in row-major order wins,
         as with ``argmax``; windows holding NaN take an exact path that picks the last
-        NaN, as PyTorch's loop does (a later tap wins if larger or NaN). Without ``with_argmax`` (inference) only the maxima are
-        computed, and ``None`` stands for the taps.
+        NaN, as PyTorch's loop does (a later tap wins if larger or NaN). Without
+        ``with_argmax`` (inference) only the maxima are computed, and ``None`` stands for
+        the taps.
         """
         xp = self.xp
         N, C = x.shape[:2]
