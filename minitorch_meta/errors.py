@@ -1,12 +1,16 @@
 """Exceptions raised by minitorch_meta, each with a message a person can act on."""
 
 
-class ShapeError(ValueError):
+class ShapeError(ValueError, RuntimeError):
     """An op received inputs whose shapes (or hyper-parameters) do not fit together.
 
     Raised by the op's shape rule, before any backend runs, so the message is the same
     on cpu, cuda and meta. ``op`` names the op; the message says what was expected and
     what arrived.
+
+    Both a ``ValueError`` and a ``RuntimeError``: PyTorch raises ``RuntimeError`` for most
+    shape mismatches (its C++ checks) and ``ValueError`` for some (its Python checks, such
+    as a loss's target size), so code written for PyTorch catches ours with either.
     """
 
     def __init__(self, op: str, message: str):
@@ -30,10 +34,9 @@ class DataDependentShapeError(MetaDataError, NotImplementedError):
     """
 
 
-class ShapeRuntimeError(ShapeError, RuntimeError):
-    """A ``ShapeError`` where PyTorch raises ``RuntimeError``: shapes that do not broadcast
-    (``a + b``, ``broadcast_shapes``, ``masked_fill``) or a size that cannot be expanded.
-
-    ``except RuntimeError`` catches it as in PyTorch, ``except ShapeError`` (and
-    ``ValueError``) as every other shape error here; the message reads as theirs.
+class ShapeRuntimeError(ShapeError):
+    """The name under which broadcasting and ``expand`` errors are raised (``a + b``,
+    ``broadcast_shapes``, ``masked_fill``): a ``ShapeError``, so, like every shape error
+    here, both a ``ValueError`` and a ``RuntimeError``. Kept as its own class so that code
+    which catches it by name goes on working.
     """
