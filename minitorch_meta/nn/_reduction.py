@@ -7,6 +7,8 @@ it is passed.
 
 from __future__ import annotations
 
+import warnings
+
 
 def legacy_reduction(size_average, reduce, reduction: str) -> str:
     """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into ``reduction``."""
@@ -14,9 +16,11 @@ def legacy_reduction(size_average, reduce, reduction: str) -> str:
         return reduction
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
-    if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
+    reduction = "none" if not reduce else "mean" if size_average else "sum"
+    # PyTorch warns with the same words, so a filter written for its warning applies here
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
 
 
 def refuse_weight(name: str, weight) -> None:

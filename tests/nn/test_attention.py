@@ -350,6 +350,9 @@ def test_mha_is_causal_hint_with_the_causal_mask_matches_pytorch(torch_ref, need
                                atol=1e-12)
 
 
+# a float attn_mask beside a bool key_padding_mask, on purpose: both frameworks warn, and
+# test_mismatched_mask_dtypes_warn_as_pytorch asserts that
+@pytest.mark.filterwarnings("ignore:Support for mismatched key_padding_mask and attn_mask")
 def test_mha_float32_matches_pytorch(torch_ref, device):
     ours, theirs = _mha_pair(torch_ref, device, dtype="float32", kdim=4, vdim=7)
     arrays = [a.astype(np.float32) for a in _inputs({"kdim": 4, "vdim": 7})]

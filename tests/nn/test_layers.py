@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -104,15 +106,22 @@ def test_construction_errors(make, error, message):
         make()
 
 
+def _warns_if(expected: bool, match: str):
+    return pytest.warns(UserWarning, match=match) if expected else contextlib.nullcontext()
+
+
 def test_losses_equal_pytorch(torch_ref):
     rng = np.random.default_rng(3)
     x, t = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
     labels = np.array([0, 2, 1, 2])
     for name, kwargs in (("MSELoss", {}), ("L1Loss", {"reduction": "sum"}),
                          ("MSELoss", {"reduction": "none"}), ("L1Loss", {"reduce": False})):
-        ours = getattr(nn, name)(**kwargs)(mt.from_numpy(x), mt.from_numpy(t))
-        theirs = getattr(torch_ref.nn, name)(**kwargs)(torch_ref.from_numpy(x),
-                                                       torch_ref.from_numpy(t))
+        legacy = "reduce" in kwargs  # both frameworks warn that the flag is deprecated
+        with _warns_if(legacy, "please use reduction='none' instead"):
+            ours = getattr(nn, name)(**kwargs)(mt.from_numpy(x), mt.from_numpy(t))
+        with _warns_if(legacy, "please use reduction='none' instead"):
+            theirs = getattr(torch_ref.nn, name)(**kwargs)(torch_ref.from_numpy(x),
+                                                           torch_ref.from_numpy(t))
         np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
     for reduction in ("mean", "sum", "none"):
         ours = nn.CrossEntropyLoss(reduction=reduction)(mt.from_numpy(x), mt.from_numpy(labels))

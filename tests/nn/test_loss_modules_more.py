@@ -43,6 +43,7 @@ def test_reprs_attributes_and_buffers_equal_pytorch(torch_ref):
             np.testing.assert_array_equal(ours.state_dict()[key].numpy(), value.numpy())
 
 
+@pytest.mark.filterwarnings("ignore:size_average and reduce args will be deprecated")
 def test_reprs():
     assert [repr(m) for m in _modules(mt)[::4]] == [
         "BCELoss()", "BCEWithLogitsLoss()", "SmoothL1Loss()", "KLDivLoss()"]

@@ -21,6 +21,7 @@ def _modules(torch):
             nn_.NLLLoss(size_average=False)]
 
 
+@pytest.mark.filterwarnings("ignore:size_average and reduce args will be deprecated")
 def test_reprs():
     assert [repr(m) for m in _modules(mt)[:6]] == [
         "Softmax(dim=1)", "Softmax(dim=None)", "Softmax(dim=-1)", "LogSoftmax(dim=1)",

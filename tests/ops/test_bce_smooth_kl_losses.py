@@ -330,11 +330,22 @@ def test_kl_div_mean_warns_pytorchs_words_at_the_caller():
 
 
 @pytest.mark.parametrize("kwargs", [{"reduction": "batchmean"}, {"reduction": "sum"},
-                                    {"reduction": "none"}, {"size_average": True}])
+                                    {"reduction": "none"}])
 def test_kl_div_other_reductions_do_not_warn(kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mF.kl_div(mt.zeros(2, 3), mt.ones(2, 3), **kwargs)
+
+
+def test_kl_div_legacy_flag_warns_as_pytorch():
+    """``size_average`` is deprecated: the warning names the ``reduction`` to use instead."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    with pytest.warns(UserWarning) as ours:
+        mF.kl_div(mt.zeros(2, 3), mt.ones(2, 3), size_average=True)
+    with pytest.warns(UserWarning) as theirs:
+        torch.nn.functional.kl_div(torch.zeros(2, 3), torch.ones(2, 3), size_average=True)
+    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+    assert ours[0].filename == __file__
 
 
 def test_kl_div_batchmean_divides_by_the_batch_size_only():

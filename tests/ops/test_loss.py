@@ -114,7 +114,9 @@ def test_loss_functions_take_pytorchs_arguments_in_pytorchs_order(name):
     assert ours == theirs
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")  # PyTorch's deprecation of the flags
+# Both frameworks warn that the flags are deprecated: the warnings are compared in
+# test_legacy_flags_warn_as_pytorch, the values here.
+@pytest.mark.filterwarnings("ignore:size_average and reduce args will be deprecated")
 @pytest.mark.parametrize("call", [
     lambda F, x, t, p: F.nll_loss(x.log_softmax(1), t, None, None, 1, None, "sum"),
     lambda F, x, t, p: F.cross_entropy(x, t, None, None, 1, None, "none"),
@@ -143,3 +145,20 @@ def test_positional_and_legacy_arguments_equal_pytorch(call):
 def test_unsupported_loss_arguments_are_refused_not_ignored(call, message):
     with pytest.raises(NotImplementedError, match=message):
         call(mt.randn(2, 3), mt.tensor([0, 2]))
+
+
+@pytest.mark.parametrize("call", [
+    lambda F, x, p: F.mse_loss(x, p, False),
+    lambda F, x, p: F.l1_loss(x, p, None, False),
+    lambda F, x, p: F.smooth_l1_loss(x, p, reduce=True, size_average=True),
+], ids=["mse_size_average", "l1_reduce", "smooth_l1_both"])
+def test_legacy_flags_warn_as_pytorch(call):
+    """The deprecated ``size_average``/``reduce`` flags warn with PyTorch's words, naming the
+    ``reduction`` to use instead, at the caller's line."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    with pytest.warns(UserWarning) as ours:
+        call(mF, mt.zeros(2, 3), mt.ones(2, 3))
+    with pytest.warns(UserWarning) as theirs:
+        call(torch.nn.functional, torch.zeros(2, 3), torch.ones(2, 3))
+    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+    assert ours[0].filename == __file__
