@@ -134,6 +134,31 @@ from .functions import (
     var,
     where,
 )
+from .layout_functions import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_to,
+    column_stack,
+    diag_embed,
+    diagflat,
+    diagonal,
+    diagonal_scatter,
+    dsplit,
+    fliplr,
+    flipud,
+    hsplit,
+    ravel,
+    repeat_interleave,
+    rot90,
+    row_stack,
+    select_scatter,
+    slice_scatter,
+    split_with_sizes,
+    tensor_split,
+    tile,
+    vsplit,
+)
 from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .math_functions import (
     addcdiv,
@@ -284,4 +309,8 @@ __all__ = [
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "column_stack", "diag_embed",
+    "diagflat", "diagonal", "diagonal_scatter", "dsplit", "fliplr", "flipud", "hsplit",
+    "ravel", "repeat_interleave", "rot90", "row_stack", "select_scatter", "slice_scatter",
+    "split_with_sizes", "tensor_split", "tile", "vsplit",
 ]

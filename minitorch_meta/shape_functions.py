@@ -73,9 +73,11 @@ def _at_least(t, rank: int):
         return t
     if not shape:
         return F.reshape(t, (1,) * rank)
+    # unsqueeze, as PyTorch's: the same views, and its grad_fn names
     if len(shape) == 1:
-        return F.reshape(t, (1,) + shape + (1,) * (rank - 2))
-    return F.reshape(t, shape + (1,))
+        t = F.unsqueeze(t, 0)
+        return F.unsqueeze(t, 2) if rank == 3 else t
+    return F.unsqueeze(t, 2)
 
 
 def hstack(tensors):

@@ -15,6 +15,7 @@ import warnings
 from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
+from . import layout_functions as LF
 from . import math_functions as M
 from . import python_apply as PA
 from . import scatter_functions as SC
@@ -363,3 +364,12 @@ class TensorMethods:
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
     scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
+    # diagonals, writes into views, tiling, splits, turns (layout_functions.py)
+    diagonal, diag_embed, diagflat = LF.diagonal, LF.diag_embed, LF.diagflat
+    diagonal_scatter, select_scatter, slice_scatter = (
+        LF.diagonal_scatter, LF.select_scatter, LF.slice_scatter)
+    unfold, tile, repeat_interleave = LF.unfold, LF.tile, LF.repeat_interleave
+    tensor_split, hsplit, vsplit, dsplit = LF.tensor_split, LF.hsplit, LF.vsplit, LF.dsplit
+    split_with_sizes = LF.split_with_sizes
+    rot90, fliplr, flipud, ravel, broadcast_to = (
+        LF.rot90, LF.fliplr, LF.flipud, LF.ravel, LF.broadcast_to)

@@ -75,6 +75,10 @@ layout and indexing
                                 one per dim of ``target``, broadcast with ``values``; every
                                 pick counts, repeated positions too (in index order).
                                 Returns None
+    as_strided(a, shape, strides)   a view of ``a``'s memory that starts at ``a``'s first
+                                element and steps ``strides`` (in elements, as ``strides(a)``
+                                gives them) along ``shape``; writes through it reach ``a``
+                                (``diagonal``, ``Tensor.unfold``)
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False)
@@ -216,6 +220,7 @@ class Backend:
     def cumprod(self, a, axis): self._missing("cumprod")
     def einsum(self, equation, *operands): self._missing("einsum")
     def categorical(self, weights, u): self._missing("categorical")
+    def as_strided(self, a, shape, strides): self._missing("as_strided")
     def data_ptr(self, a): self._missing("data_ptr")
     def storage_offset(self, a): self._missing("storage_offset")
 

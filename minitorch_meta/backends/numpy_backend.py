@@ -84,10 +84,16 @@ class NumpyBackend(XpBackend):
     def block_start(self, a):
         # Views chain through ``.base`` to the array that owns the memory (a non-array base,
         # such as the bytes of ``frombuffer``, is the memory itself: its array starts it).
+        # ``as_strided``'s result has a stand-in object as its base, whose own base is the
+        # array it views.
         a = np.asarray(a)
-        while isinstance(a.base, np.ndarray):
-            a = a.base
-        return self.data_ptr(a)
+        while True:
+            base = a.base
+            if not isinstance(base, np.ndarray):
+                base = getattr(base, "base", None)
+            if not isinstance(base, np.ndarray):
+                return self.data_ptr(a)
+            a = base
 
     def erf(self, a):
         return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)

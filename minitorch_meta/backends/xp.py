@@ -263,6 +263,11 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def getitem(self, a, index):
         return a[index]
 
+    def as_strided(self, a, shape, strides):
+        itemsize = a.itemsize
+        return self._as_strided(a, shape=tuple(shape),
+                                strides=tuple(s * itemsize for s in strides))
+
     def setitem(self, a, index, value):
         a[index] = value
 

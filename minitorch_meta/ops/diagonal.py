@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from . import shapes
+from .diagonal_view import diagonal_length
 from .function import Function
 
 
@@ -43,7 +44,7 @@ class Diag(Function):
             out = (n, n)
         elif len(shape) == 2:
             rows, cols = shape
-            self.length = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+            self.length = diagonal_length(rows, cols, k)
             out = (self.length,)
         else:
             raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {len(shape)}D (shape "
