@@ -192,6 +192,16 @@ from .shape_functions import (
     vstack,
 )
 from .size import Size
+from .statistics_functions import (
+    argsort,
+    kthvalue,
+    median,
+    mode,
+    msort,
+    nanmedian,
+    nanquantile,
+    quantile,
+)
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
 from .type_info import finfo, iinfo
@@ -284,4 +294,5 @@ __all__ = [
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
+    "argsort", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile",
 ]

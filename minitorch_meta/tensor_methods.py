@@ -19,6 +19,7 @@ from . import math_functions as M
 from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
+from . import statistics_functions as ST
 from . import unique_functions as UF
 from .autograd import is_grad_enabled
 from .ops import division, layout, logical
@@ -363,3 +364,7 @@ class TensorMethods:
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
     scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
+    # order statistics and quantiles (statistics_functions.py)
+    argsort, msort, kthvalue, median, nanmedian, mode = (
+        ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)
+    quantile, nanquantile = ST.quantile, ST.nanquantile
