@@ -193,14 +193,20 @@ from .shape_functions import (
 )
 from .size import Size
 from .statistics_functions import (
+    aminmax,
     argsort,
+    count_nonzero,
     kthvalue,
     median,
     mode,
     msort,
+    nanmean,
     nanmedian,
     nanquantile,
+    nansum,
     quantile,
+    std_mean,
+    var_mean,
 )
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
@@ -295,4 +301,5 @@ __all__ = [
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
     "argsort", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile",
+    "aminmax", "count_nonzero", "nanmean", "nansum", "std_mean", "var_mean",
 ]

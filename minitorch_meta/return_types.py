@@ -57,3 +57,10 @@ class ModeResult(NamedTuple):
 
     values: object
     indices: object
+
+
+class AminmaxResult(NamedTuple):
+    """``torch.return_types.aminmax``: the smallest and the largest values."""
+
+    min: object
+    max: object

@@ -97,3 +97,91 @@ def _check_q_values(q) -> None:
     if not inside:
         raise RuntimeError("quantile() q values must be in the range [0, 1], but got "
                            f"{q.detach().cpu().tolist()}")
+
+
+def nansum(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """The sum over ``dim`` (an int, a tuple of ints; None or empty: every dim) with NaN
+    counted as zero; integers sum to int64 unless ``dtype`` says otherwise."""
+    from .ops.nan_reductions import Nansum
+
+    return Nansum(dim=dim, keepdim=keepdim, dtype=dtype)(input)
+
+
+def nanmean(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """The mean of the non-NaN elements over ``dim`` (NaN where there are none): PyTorch's
+    composition ``nansum(input) / count of non-NaN``, so ``grad_fn`` is ``DivBackward0``."""
+    from .functions import div
+    from .math_functions import isnan, logical_not
+
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"nanmean(): expected input to have floating point dtype but got "
+                           f"{input.dtype}; convert it with .float()")
+    count = nansum(logical_not(isnan(input)), dim, keepdim)
+    return div(nansum(input, dim, keepdim, dtype=dtype), count)
+
+
+def var_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction=None) -> tuple:
+    """``(var, mean)`` over ``dim`` (None: every element), with Bessel's ``correction``
+    (1 by default; ``unbiased=False`` is ``correction=0``). ``var_mean(input, unbiased)``
+    (a bool second argument) works too, as in PyTorch."""
+    return _moments("var_mean", "VarMeanBackward0", False, input, dim, unbiased, keepdim,
+                    correction)
+
+
+def std_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction=None) -> tuple:
+    """``(std, mean)`` over ``dim``: ``var_mean`` with the square root of the variance."""
+    return _moments("std_mean", "StdMeanBackward0", True, input, dim, unbiased, keepdim,
+                    correction)
+
+
+def _moments(op: str, node: str, root: bool, input, dim, unbiased, keepdim, correction):
+    from .functions import _composed, mean, sqrt, var
+
+    if isinstance(dim, bool):  # the (input, unbiased) overload
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{op}(): pass either unbiased or correction, not both "
+                        "(unbiased=False is correction=0)")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{op} only support floating point and complex dtypes, but got "
+                           f"{input.dtype}; convert the input with .float()")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    if isinstance(dim, (tuple, list)) and not dim:  # empty: every dim
+        dim = None
+    spread = var(input, dim, keepdim, correction=correction)
+    if root:
+        spread = sqrt(spread)
+    # PyTorch computes both in one node; here each output's last node bears its name
+    return _composed(spread, node), _composed(mean(input, dim, keepdim), node)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are nonzero over ``dim`` (None or empty: all; an int or a tuple
+    of ints), int64."""
+    from .ops.count_nonzero import CountNonzero
+
+    return CountNonzero(dim=dim)(input)
+
+
+def aminmax(input, *, dim: int | None = None, keepdim: bool = False):
+    """``(min, max)`` of all elements, or along ``dim``: ``amin`` and ``amax`` in one call
+    (tied extremes share the gradient evenly)."""
+    from .functions import _composed
+    from .ops.reduction import Amax, Amin
+    from .ops.shapes import fmt
+
+    if dim is None:
+        dim = ()
+        if 0 in input.shape:
+            raise RuntimeError(f"aminmax(): cannot compute aminmax over an empty dimension as "
+                               f"the operation has no identity (input shape {fmt(input.shape)}"
+                               "); pass dim= to reduce one non-empty dim")
+    else:
+        dim = as_int("aminmax", "dim", dim)
+    low = Amin(dim=dim, keepdim=keepdim, op_name="aminmax")(input)
+    high = Amax(dim=dim, keepdim=keepdim, op_name="aminmax")(input)
+    return R.AminmaxResult(_composed(low, "AminmaxBackward0"),
+                           _composed(high, "AminmaxBackward0"))

@@ -368,3 +368,4 @@ class TensorMethods:
     argsort, msort, kthvalue, median, nanmedian, mode = (
         ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)
     quantile, nanquantile = ST.quantile, ST.nanquantile
+    nansum, nanmean, count_nonzero, aminmax = ST.nansum, ST.nanmean, ST.count_nonzero, ST.aminmax
