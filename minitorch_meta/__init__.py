@@ -217,6 +217,22 @@ from .shape_functions import (
     vstack,
 )
 from .size import Size
+from .statistics_functions import (
+    aminmax,
+    argsort,
+    count_nonzero,
+    kthvalue,
+    median,
+    mode,
+    msort,
+    nanmean,
+    nanmedian,
+    nanquantile,
+    nansum,
+    quantile,
+    std_mean,
+    var_mean,
+)
 from .tensor import Tensor, is_tensor
 from .threads import get_num_threads, set_num_threads
 from .type_info import finfo, iinfo
@@ -313,4 +329,6 @@ __all__ = [
     "diagflat", "diagonal", "diagonal_scatter", "dsplit", "fliplr", "flipud", "hsplit",
     "ravel", "repeat_interleave", "rot90", "row_stack", "select_scatter", "slice_scatter",
     "split_with_sizes", "tensor_split", "tile", "vsplit",
+    "argsort", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile",
+    "aminmax", "count_nonzero", "nanmean", "nansum", "std_mean", "var_mean",
 ]

@@ -29,3 +29,38 @@ class TopkResult(NamedTuple):
 
     values: object
     indices: object
+
+
+class KthvalueResult(NamedTuple):
+    """``torch.return_types.kthvalue``: the k-th smallest values and their indices."""
+
+    values: object
+    indices: object
+
+
+class MedianResult(NamedTuple):
+    """``torch.return_types.median``: the lower medians and their indices."""
+
+    values: object
+    indices: object
+
+
+class NanmedianResult(NamedTuple):
+    """``torch.return_types.nanmedian``: the lower medians of the non-NaN elements."""
+
+    values: object
+    indices: object
+
+
+class ModeResult(NamedTuple):
+    """``torch.return_types.mode``: the most frequent values and an index of each."""
+
+    values: object
+    indices: object
+
+
+class AminmaxResult(NamedTuple):
+    """``torch.return_types.aminmax``: the smallest and the largest values."""
+
+    min: object
+    max: object

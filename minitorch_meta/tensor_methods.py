@@ -20,6 +20,7 @@ from . import math_functions as M
 from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
+from . import statistics_functions as ST
 from . import unique_functions as UF
 from .autograd import is_grad_enabled
 from .ops import division, layout, logical
@@ -373,3 +374,8 @@ class TensorMethods:
     split_with_sizes = LF.split_with_sizes
     rot90, fliplr, flipud, ravel, broadcast_to = (
         LF.rot90, LF.fliplr, LF.flipud, LF.ravel, LF.broadcast_to)
+    # order statistics and quantiles (statistics_functions.py)
+    argsort, msort, kthvalue, median, nanmedian, mode = (
+        ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)
+    quantile, nanquantile = ST.quantile, ST.nanquantile
+    nansum, nanmean, count_nonzero, aminmax = ST.nansum, ST.nanmean, ST.count_nonzero, ST.aminmax
