@@ -17,6 +17,7 @@ from .autograd import (
     set_grad_enabled,
 )
 from .broadcast_functions import broadcast_shapes, broadcast_tensors
+from .combinatorial_functions import block_diag, cartesian_prod, combinations, meshgrid, vander
 from .compiling import compile
 from .device import device
 from .dtypes import dtype, get_default_dtype
@@ -134,6 +135,7 @@ from .functions import (
     var,
     where,
 )
+from .integration_functions import cumulative_trapezoid, trapezoid, trapz
 from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .math_functions import (
     addcdiv,
@@ -167,6 +169,20 @@ from .math_functions import (
     sin,
     square,
     trunc,
+)
+from .product_functions import (
+    addbmm,
+    addmv,
+    addr,
+    baddbmm,
+    bmm,
+    cross,
+    ger,
+    inner,
+    kron,
+    outer,
+    tensordot,
+    vdot,
 )
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
@@ -284,4 +300,7 @@ __all__ = [
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
+    "addbmm", "addmv", "addr", "baddbmm", "bmm", "cross", "ger", "inner", "kron", "outer",
+    "tensordot", "vdot", "block_diag", "cartesian_prod", "combinations", "meshgrid", "vander",
+    "cumulative_trapezoid", "trapezoid", "trapz",
 ]

@@ -16,6 +16,7 @@ from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
+from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
@@ -363,3 +364,7 @@ class TensorMethods:
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
     scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
+    # batched and outer products (product_functions.py)
+    bmm, baddbmm, addbmm, addmv, addr = PF.bmm, PF.baddbmm, PF.addbmm, PF.addmv, PF.addr
+    baddbmm_, addbmm_, addmv_, addr_ = PF.baddbmm_, PF.addbmm_, PF.addmv_, PF.addr_
+    outer, ger, inner, kron, cross, vdot = PF.outer, PF.ger, PF.inner, PF.kron, PF.cross, PF.vdot
