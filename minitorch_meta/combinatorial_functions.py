@@ -14,8 +14,7 @@ from __future__ import annotations
 import itertools
 import warnings
 
-import numpy as np
-
+from . import dtypes
 from . import functions as F
 from .ops import shapes
 from .ops.block_diag import BlockDiag
@@ -121,13 +120,11 @@ def combinations(input, r: int = 2, with_replacement: bool = False):
         return input.new_empty(0)
     choose = itertools.combinations_with_replacement if with_replacement \
         else itertools.combinations
-    n = input.shape[0]
-    picks = np.fromiter(itertools.chain.from_iterable(choose(range(n), r)), dtype=np.int64)
-    picks = picks.reshape(-1, r)
     from .factories import tensor
 
-    columns = [F.index_select(input, 0, tensor(picks[:, j], device=input.device))
-               for j in range(r)]
+    picks = list(zip(*choose(range(input.shape[0]), r))) or [()] * r  # one tuple per column
+    columns = [F.index_select(input, 0, tensor(list(p), dtype=dtypes.int64, device=input.device))
+               for p in picks]
     return F.stack(columns, 1)
 
 
