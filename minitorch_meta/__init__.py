@@ -17,6 +17,7 @@ from .autograd import (
     set_grad_enabled,
 )
 from .broadcast_functions import broadcast_shapes, broadcast_tensors
+from .combinatorial_functions import block_diag, cartesian_prod, combinations, meshgrid, vander
 from .compiling import compile
 from .device import device
 from .dtypes import dtype, get_default_dtype
@@ -134,6 +135,7 @@ from .functions import (
     var,
     where,
 )
+from .integration_functions import cumulative_trapezoid, trapezoid, trapz
 from .layout_functions import (
     atleast_1d,
     atleast_2d,
@@ -192,6 +194,20 @@ from .math_functions import (
     sin,
     square,
     trunc,
+)
+from .product_functions import (
+    addbmm,
+    addmv,
+    addr,
+    baddbmm,
+    bmm,
+    cross,
+    ger,
+    inner,
+    kron,
+    outer,
+    tensordot,
+    vdot,
 )
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
@@ -331,4 +347,7 @@ __all__ = [
     "split_with_sizes", "tensor_split", "tile", "vsplit",
     "argsort", "kthvalue", "median", "mode", "msort", "nanmedian", "nanquantile", "quantile",
     "aminmax", "count_nonzero", "nanmean", "nansum", "std_mean", "var_mean",
+    "addbmm", "addmv", "addr", "baddbmm", "bmm", "cross", "ger", "inner", "kron", "outer",
+    "tensordot", "vdot", "block_diag", "cartesian_prod", "combinations", "meshgrid", "vander",
+    "cumulative_trapezoid", "trapezoid", "trapz",
 ]

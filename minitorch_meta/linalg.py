@@ -20,4 +20,16 @@ def vector_norm(x, ord: float = 2, dim=None, keepdim: bool = False, *, dtype=Non
     return norms.LinalgVectorNorm(ord=order, dim=dim, keepdim=keepdim)(x)
 
 
-__all__ = ["vector_norm"]
+def cross(input, other, *, dim: int = -1):
+    """The cross product of 3-vectors along ``dim``; the other dims broadcast.
+
+    Shape:
+        the inputs' broadcast shape (both have the same number of dims, and size 3 at
+        ``dim``).
+    """
+    from .ops.cross import LinalgCross
+
+    return LinalgCross(dim=dim)(input, other)
+
+
+__all__ = ["vector_norm", "cross"]

@@ -17,6 +17,7 @@ from . import dtypes
 from . import functions as F
 from . import layout_functions as LF
 from . import math_functions as M
+from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
@@ -379,3 +380,7 @@ class TensorMethods:
         ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)
     quantile, nanquantile = ST.quantile, ST.nanquantile
     nansum, nanmean, count_nonzero, aminmax = ST.nansum, ST.nanmean, ST.count_nonzero, ST.aminmax
+    # batched and outer products (product_functions.py)
+    bmm, baddbmm, addbmm, addmv, addr = PF.bmm, PF.baddbmm, PF.addbmm, PF.addmv, PF.addr
+    baddbmm_, addbmm_, addmv_, addr_ = PF.baddbmm_, PF.addbmm_, PF.addmv_, PF.addr_
+    outer, ger, inner, kron, cross, vdot = PF.outer, PF.ger, PF.inner, PF.kron, PF.cross, PF.vdot
