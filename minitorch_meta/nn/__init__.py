@@ -16,6 +16,16 @@ from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
+from .extra_activations import (
+    CELU,
+    GLU,
+    Hardshrink,
+    RReLU,
+    Softmin,
+    Softshrink,
+    Tanhshrink,
+    Threshold,
+)
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -106,6 +116,7 @@ __all__ = [
     "LocalResponseNorm", "RMSNorm",
     "Fold", "Unfold",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
+    "CELU", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
 ]
 
 

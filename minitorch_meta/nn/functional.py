@@ -377,6 +377,24 @@ from .adaptive_max_pooling import (  # noqa: E402, F401
 )
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
+from .extra_activation_functions import (  # noqa: E402, F401
+    celu,
+    celu_,
+    elu_,
+    glu,
+    hardshrink,
+    hardtanh_,
+    leaky_relu_,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu_,
+    softmin,
+    softshrink,
+    tanhshrink,
+    threshold,
+    threshold_,
+)
 from .fold import fold, unfold  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
