@@ -11,6 +11,7 @@ from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .alpha_dropout import AlphaDropout, FeatureAlphaDropout
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .bilinear import Bilinear
 from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
@@ -119,6 +120,7 @@ __all__ = [
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
     "CELU", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "AlphaDropout", "Dropout1d", "Dropout3d", "FeatureAlphaDropout",
+    "Bilinear",
 ]
 
 
