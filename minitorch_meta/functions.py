@@ -701,3 +701,29 @@ def adaptive_max_pool1d(input, output_size):
     from .nn.adaptive_max_pooling import adaptive_max_pool1d_with_indices
 
     return adaptive_max_pool1d_with_indices(input, output_size)
+
+
+def celu(input, alpha: float = 1.0):
+    """``input`` where positive, else ``alpha * (exp(input / alpha) - 1)`` (``CeluBackward0``)."""
+    return activations.Celu(alpha)(input)
+
+
+def threshold(input, threshold: float, value: float):
+    """``value`` where ``input <= threshold``, else ``input`` (``ThresholdBackward0``)."""
+    from .ops.shrink import Threshold
+
+    return Threshold(threshold, value)(input)
+
+
+def hardshrink(input, lambd: float = 0.5):
+    """``input`` where ``|input| > lambd``, else 0 (``HardshrinkBackward0``)."""
+    from .ops.shrink import Hardshrink
+
+    return Hardshrink(lambd)(input)
+
+
+def rrelu(input, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: bool = False):
+    """The randomized leaky ReLU (``nn.functional.rrelu``)."""
+    from .nn.extra_activation_functions import rrelu as randomized
+
+    return randomized(input, lower, upper, training)

@@ -107,6 +107,7 @@ class TensorMethods:
     erf = F.erf
     maximum, minimum = F.maximum, F.minimum
     prelu = F.prelu
+    hardshrink = F.hardshrink
     clamp, clip, clamp_min, clamp_max = F.clamp, F.clip, F.clamp_min, F.clamp_max
 
     def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names

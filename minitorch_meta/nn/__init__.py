@@ -8,14 +8,26 @@ from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
+from .alpha_dropout import AlphaDropout, FeatureAlphaDropout
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from .channel_dropout import Dropout2d
+from .bilinear import Bilinear
+from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
+from .extra_activations import (
+    CELU,
+    GLU,
+    Hardshrink,
+    RReLU,
+    Softmin,
+    Softshrink,
+    Tanhshrink,
+    Threshold,
+)
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -106,6 +118,9 @@ __all__ = [
     "LocalResponseNorm", "RMSNorm",
     "Fold", "Unfold",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
+    "CELU", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
+    "AlphaDropout", "Dropout1d", "Dropout3d", "FeatureAlphaDropout",
+    "Bilinear",
 ]
 
 

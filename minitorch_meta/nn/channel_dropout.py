@@ -1,4 +1,5 @@
-"""Channel dropout: ``F.dropout2d`` and ``nn.Dropout2d`` zero whole feature maps.
+"""Channel dropout: ``F.dropout1d``/``2d``/``3d`` and ``nn.Dropout1d``/``2d``/``3d`` zero
+whole feature maps.
 
 One random draw per (sample, channel), broadcast over the rest, under ``F.dropout``'s
 conventions: kept where a uniform draw is ``>= p``, scaled by ``1 / (1 - p)``, the identity
@@ -14,9 +15,36 @@ from ..tensor import Tensor
 from .module import Module
 
 
-def _check_probability(p: float) -> None:
+def check_probability(p: float) -> None:
+    """PyTorch's check of a dropout probability (its ``ValueError`` and message)."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def keep_mask(input: Tensor, p: float, per_channel: bool, generator=None) -> Tensor:
+    """True where an element (or, ``per_channel``, a whole ``input[n, c]``) is kept: a
+    uniform draw ``>= p``, in the input's dtype, of shape ``(N, C, 1, ...)`` per channel.
+
+    Raises:
+        RuntimeError: ``per_channel`` and an input of fewer than 2 dimensions.
+    """
+    shape = tuple(input.shape)
+    if per_channel:
+        if len(shape) < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = shape[:2] + (1,) * (len(shape) - 2)
+    return rand(shape, generator=generator, dtype=input.dtype, device=input.device) >= p
+
+
+def feature_dropout(input: Tensor, p: float, training: bool, generator=None) -> Tensor:
+    """PyTorch's ``feature_dropout``: whole channels ``input[n, c]`` zeroed with probability
+    ``p``, the rest scaled by ``1 / (1 - p)``; the identity when not training, for ``p = 0``
+    and for an empty input (these return before the rank is checked, as in PyTorch)."""
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:
+        return input * 0.0
+    return input * keep_mask(input, p, True, generator) * (1.0 / (1.0 - p))
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False,
@@ -34,20 +62,66 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
         ValueError: ``p`` is outside ``[0, 1]``.
         RuntimeError: the input has fewer than 2 dimensions.
     """
-    _check_probability(p)
+    check_probability(p)
+    _warn_about_rank(input.dim())
+    return feature_dropout(input, p, training, generator)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero each channel ``input[n, c]`` of a batch of sequences with probability ``p``;
+    scale the rest by ``1 / (1 - p)``. An unbatched ``(C, L)`` is one sample. ``inplace`` is
+    accepted and returns a new tensor.
+
+    Shape:
+        ``(N, C, L)`` or ``(C, L)`` -> unchanged.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``. RuntimeError: the input is not 2-D or 3-D.
+    """
+    check_probability(p)
     ndim = input.dim()
-    _warn_about_rank(ndim)
-    # PyTorch's order: these return before the rank is checked (a 1-D input passes them)
-    if not training or p == 0.0 or input.numel() == 0:
-        return input
-    if p == 1.0:
-        return input * 0.0
-    if ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    shape = tuple(input.shape)
-    noise_shape = shape[:2] + (1,) * (ndim - 2)
-    keep = rand(noise_shape, generator=generator, dtype=input.dtype, device=input.device) >= p
-    return input * keep * (1.0 / (1.0 - p))
+    if ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _as_batch(input, ndim == 3, p, training)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero each channel ``input[n, c]`` of a batch of volumes with probability ``p``; scale
+    the rest by ``1 / (1 - p)``. An unbatched ``(C, D, H, W)`` is one sample; other ranks
+    warn that this is deprecated, as in PyTorch. ``inplace`` is accepted and returns a new
+    tensor.
+
+    Shape:
+        ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> unchanged.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+    """
+    check_probability(p)
+    ndim = input.dim()
+    if ndim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {ndim}-D input to dropout3d, which is deprecated and will "
+            "result in an error in a future release. To retain the behavior and silence this "
+            "warning, please use dropout instead. Note that dropout3d exists to provide "
+            "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, "
+            "and an optional batch dimension (i.e. 4D or 5D inputs).", UserWarning,
+            stacklevel=2)
+    return _as_batch(input, ndim == 5, p, training)
+
+
+def _as_batch(input: Tensor, batched: bool, p: float, training: bool) -> Tensor:
+    """``feature_dropout`` with an unbatched input made a batch of one and back, always
+    (even in eval mode: PyTorch's ``grad_fn`` is then ``SqueezeBackward1``)."""
+    if batched:
+        return feature_dropout(input, p, training)
+    return feature_dropout(input.unsqueeze(0), p, training).squeeze(0)
 
 
 def _warn_about_rank(ndim: int) -> None:
@@ -70,7 +144,21 @@ def _warn_about_rank(ndim: int) -> None:
             UserWarning, stacklevel=3)
 
 
-class Dropout2d(Module):
+class _DropoutNd(Module):
+    """The state every dropout layer shares, as PyTorch's ``_DropoutNd``: ``p`` (checked
+    here) and ``inplace``, shown in the repr."""
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        check_probability(p)
+        self.p = p
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(_DropoutNd):
     """Zero whole channels with probability ``p`` while training (``dropout2d``); the
     identity in eval mode. ``inplace`` is accepted; the result is always a new tensor.
 
@@ -81,14 +169,37 @@ class Dropout2d(Module):
         ValueError: ``p`` is outside ``[0, 1]``.
     """
 
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        _check_probability(p)
-        self.p = p
-        self.inplace = inplace
-
     def forward(self, input: Tensor) -> Tensor:
         return dropout2d(input, self.p, self.training)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+
+class Dropout1d(_DropoutNd):
+    """Zero whole channels of sequences with probability ``p`` while training
+    (``dropout1d``); the identity in eval mode. ``inplace`` is accepted; the result is always
+    a new tensor.
+
+    Shape:
+        ``(N, C, L)`` or ``(C, L)`` -> unchanged.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout1d(input, self.p, self.training)
+
+
+class Dropout3d(_DropoutNd):
+    """Zero whole channels of volumes with probability ``p`` while training
+    (``dropout3d``); the identity in eval mode. ``inplace`` is accepted; the result is always
+    a new tensor.
+
+    Shape:
+        ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> unchanged.
+
+    Raises:
+        ValueError: ``p`` is outside ``[0, 1]``.
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return dropout3d(input, self.p, self.training)

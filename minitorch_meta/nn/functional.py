@@ -375,8 +375,28 @@ from .adaptive_max_pooling import (  # noqa: E402, F401
     adaptive_max_pool2d,
     adaptive_max_pool2d_with_indices,
 )
+from .alpha_dropout import alpha_dropout, feature_alpha_dropout  # noqa: E402, F401
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
-from .channel_dropout import dropout2d  # noqa: E402, F401
+from .bilinear import bilinear  # noqa: E402, F401
+from .channel_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from .extra_activation_functions import (  # noqa: E402, F401
+    celu,
+    celu_,
+    elu_,
+    glu,
+    hardshrink,
+    hardtanh_,
+    leaky_relu_,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu_,
+    softmin,
+    softshrink,
+    tanhshrink,
+    threshold,
+    threshold_,
+)
 from .fold import fold, unfold  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,

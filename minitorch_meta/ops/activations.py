@@ -257,6 +257,34 @@ class Elu(Unary):
         return (backend.where(self.left, slope, backend.binary("mul", gy, positive)),)
 
 
+class Celu(Elu):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``: PyTorch's ``elu`` with
+    ``input_scale = 1 / alpha`` (``CeluBackward0``).
+
+    Shape:
+        the output has the input's shape.
+
+    Raises:
+        TypeError: ``alpha`` is not a number. RuntimeError: ``alpha`` is 0.
+        NotImplementedError: the input is not floating-point (PyTorch's type).
+    """
+
+    op_name, backward_name = "celu", "CeluBackward0"
+
+    def __init__(self, alpha: float = 1.0):
+        alpha = number("celu", "alpha", 2, alpha)
+        if alpha == 0:
+            raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+        super().__init__(alpha, 1.0, 1.0 / alpha)
+
+    def infer(self, x):
+        if not x._dtype.is_floating_point:
+            raise NotImplementedError(
+                f"\"elu_cpu\" not implemented for '{x._dtype}': celu takes floating-point "
+                "tensors; convert the input first, e.g. with .float()")
+        return super().infer(x)
+
+
 #: PyTorch's SELU constants (Klambauer et al., 2017)
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
