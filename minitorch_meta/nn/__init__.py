@@ -32,6 +32,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .lp_pooling import LPPool1d, LPPool2d
 from .margin_loss import (  # the margin, embedding and likelihood losses
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -77,6 +78,7 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from .unpooling import MaxUnpool1d, MaxUnpool2d
 from .upsampling import Upsample
 
 __all__ = [
@@ -106,6 +108,7 @@ __all__ = [
     "LocalResponseNorm", "RMSNorm",
     "Fold", "Unfold",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
+    "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d",
 ]
 
 

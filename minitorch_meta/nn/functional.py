@@ -378,6 +378,7 @@ from .adaptive_max_pooling import (  # noqa: E402, F401
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
 from .fold import fold, unfold  # noqa: E402, F401
+from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -394,3 +395,9 @@ from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a fil
 from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
 from .pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401
+from .unpooling import (  # noqa: E402, F401 - max pooling's indices and their inverse
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+)
