@@ -63,7 +63,23 @@ from .more_activations import (
 )
 from .multihead_attention import MultiheadAttention
 from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
-from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .parameter import Parameter, UninitializedParameter
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
@@ -79,7 +95,7 @@ from .transformer import (
     TransformerEncoderLayer,
 )
 from .unpooling import MaxUnpool1d, MaxUnpool2d
-from .upsampling import Upsample
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
@@ -109,6 +125,9 @@ __all__ = [
     "Fold", "Unfold",
     "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "PixelShuffle", "PixelUnshuffle",
     "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad3d",
+    "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d", "ZeroPad1d",
+    "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
 ]
 
 

@@ -44,6 +44,9 @@ from .pool1d_functions import avg_pool1d as avg_pool1d
 from .pool1d_functions import max_pool1d as max_pool1d
 from .resize_functions import interpolate as interpolate  # padding and resizing, own file
 from .resize_functions import pad as pad
+from .resize_functions import upsample as upsample
+from .resize_functions import upsample_bilinear as upsample_bilinear
+from .resize_functions import upsample_nearest as upsample_nearest
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):
