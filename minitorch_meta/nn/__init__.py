@@ -16,6 +16,7 @@ from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
+from .embedding_bag import EmbeddingBag
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
@@ -128,6 +129,7 @@ __all__ = [
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad3d",
     "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d", "ZeroPad1d",
     "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "EmbeddingBag",
 ]
 
 

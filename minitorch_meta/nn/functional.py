@@ -380,6 +380,7 @@ from .adaptive_max_pooling import (  # noqa: E402, F401
 )
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .channel_dropout import dropout2d  # noqa: E402, F401
+from .embedding_bag import embedding_bag  # noqa: E402, F401
 from .fold import fold, unfold  # noqa: E402, F401
 from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
