@@ -18,6 +18,7 @@ from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout
 from .embedding import Embedding
+from .embedding_bag import EmbeddingBag
 from .extra_activations import (
     CELU,
     GLU,
@@ -44,6 +45,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from .lp_pooling import LPPool1d, LPPool2d
 from .margin_loss import (  # the margin, embedding and likelihood losses
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -74,7 +76,23 @@ from .more_activations import (
 )
 from .multihead_attention import MultiheadAttention
 from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
-from .padding import ConstantPad2d, ReflectionPad2d, ReplicationPad2d, ZeroPad2d
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .parameter import Parameter, UninitializedParameter
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
@@ -89,7 +107,8 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from .upsampling import Upsample
+from .unpooling import MaxUnpool1d, MaxUnpool2d
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d",
@@ -121,6 +140,11 @@ __all__ = [
     "CELU", "GLU", "Hardshrink", "RReLU", "Softmin", "Softshrink", "Tanhshrink", "Threshold",
     "AlphaDropout", "Dropout1d", "Dropout3d", "FeatureAlphaDropout",
     "Bilinear",
+    "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad3d",
+    "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d", "ZeroPad1d",
+    "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "EmbeddingBag",
 ]
 
 

@@ -44,6 +44,9 @@ from .pool1d_functions import avg_pool1d as avg_pool1d
 from .pool1d_functions import max_pool1d as max_pool1d
 from .resize_functions import interpolate as interpolate  # padding and resizing, own file
 from .resize_functions import pad as pad
+from .resize_functions import upsample as upsample
+from .resize_functions import upsample_bilinear as upsample_bilinear
+from .resize_functions import upsample_nearest as upsample_nearest
 
 
 def _batched(op: str, input: Tensor, rank: int = 4):
@@ -379,6 +382,7 @@ from .alpha_dropout import alpha_dropout, feature_alpha_dropout  # noqa: E402, F
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .bilinear import bilinear  # noqa: E402, F401
 from .channel_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from .embedding_bag import embedding_bag  # noqa: E402, F401
 from .extra_activation_functions import (  # noqa: E402, F401
     celu,
     celu_,
@@ -398,6 +402,7 @@ from .extra_activation_functions import (  # noqa: E402, F401
     threshold_,
 )
 from .fold import fold, unfold  # noqa: E402, F401
+from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -414,3 +419,9 @@ from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a fil
 from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
 from .pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402, F401
 from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401
+from .unpooling import (  # noqa: E402, F401 - max pooling's indices and their inverse
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+)

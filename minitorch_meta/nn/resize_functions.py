@@ -8,6 +8,7 @@ the ops' shape rules check the rest.
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 from ..ops import padding as padding_ops
@@ -141,3 +142,41 @@ def _check_mode(mode: str, ndim: int, antialias: bool) -> None:
                                   f"bilinear)")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
                               f"{ndim}D) for the modes: {_ALL_MODES} (got {mode})")
+
+
+def _deprecated(name: str) -> None:
+    # stacklevel 3: the warning names the caller's line, as PyTorch's does.
+    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=3)
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """``interpolate`` under its deprecated name (warns, as PyTorch does).
+
+    Shape:
+        as ``interpolate``.
+    """
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """``interpolate(mode='nearest')`` under its deprecated name (warns).
+
+    Shape:
+        as ``interpolate``.
+    """
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """``interpolate(mode='bilinear', align_corners=True)`` under its deprecated name
+    (warns).
+
+    Shape:
+        ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``.
+    """
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -1,4 +1,5 @@
-"""``Upsample``: ``F.interpolate`` as a layer."""
+"""``Upsample``, ``UpsamplingNearest2d``, ``UpsamplingBilinear2d``: ``F.interpolate`` as
+layers."""
 
 from __future__ import annotations
 
@@ -42,3 +43,27 @@ class Upsample(Module):
         else:
             shown = f"size={self.size!r}"
         return f"{shown}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour upsampling of images to ``size`` or by ``scale_factor``
+    (``Upsample(mode='nearest')``, PyTorch's older name).
+
+    Shape:
+        ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``.
+    """
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear upsampling of images with the corners aligned
+    (``Upsample(mode='bilinear', align_corners=True)``, PyTorch's older name).
+
+    Shape:
+        ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``.
+    """
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)

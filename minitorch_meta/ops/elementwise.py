@@ -342,8 +342,10 @@ class Relu(Unary):
     def backward(self, backend, gy):
         # PyTorch passes the gradient unless the output is <= 0; the output is >= 0 or NaN,
         # so that is ``out != 0`` (NaN passes it, as in PyTorch, where ``out > 0`` would not).
+        # ``where``, not a product with the mask: an infinite gradient into a zero output
+        # gives 0, as PyTorch's threshold_backward does (``lp_pool`` relies on it), not NaN.
         passes = backend.binary("ne", self.out, self.out.dtype.type(0))
-        return (backend.binary("mul", gy, passes),)
+        return (backend.where(passes, gy, gy.dtype.type(0)),)
 
 
 class LeakyRelu(Unary):
