@@ -135,6 +135,17 @@ from .functions import (
     where,
 )
 from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
+from .linalg_aliases import (
+    chain_matmul,
+    cholesky,
+    det,
+    inverse,
+    logdet,
+    matrix_power,
+    pinverse,
+    slogdet,
+    svd,
+)
 from .math_functions import (
     addcdiv,
     addcmul,
@@ -284,4 +295,6 @@ __all__ = [
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
+    "chain_matmul", "cholesky", "det", "inverse", "logdet", "matrix_power", "pinverse",
+    "slogdet", "svd",
 ]

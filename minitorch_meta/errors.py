@@ -37,3 +37,10 @@ class ShapeRuntimeError(ShapeError, RuntimeError):
     ``except RuntimeError`` catches it as in PyTorch, ``except ShapeError`` (and
     ``ValueError``) as every other shape error here; the message reads as theirs.
     """
+
+
+class LinAlgError(RuntimeError):
+    """A matrix could not be factored: singular (``linalg.inv``, ``linalg.solve``) or not
+    positive-definite (``linalg.cholesky``). A ``RuntimeError``, as PyTorch's
+    ``torch.linalg.LinAlgError``; the message names the batch element and the pivot or
+    leading minor where the factorisation stopped."""

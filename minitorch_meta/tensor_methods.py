@@ -15,6 +15,7 @@ import warnings
 from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
+from . import linalg_aliases as LA
 from . import math_functions as M
 from . import python_apply as PA
 from . import scatter_functions as SC
@@ -363,3 +364,7 @@ class TensorMethods:
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
     scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
+    # linear algebra (linalg_aliases.py)
+    inverse, det, logdet, slogdet, cholesky, svd, matrix_power, pinverse = (
+        LA.inverse, LA.det, LA.logdet, LA.slogdet, LA.cholesky, LA.svd, LA.matrix_power,
+        LA.pinverse)
