@@ -51,15 +51,15 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
         raise RuntimeError(f"{op}: dims must be different. Got ({dims[0]}, {dims[-1]})")
     if ord == "fro":
         return _vector_norm(A, 2, dims, keepdim)
-    if isinstance(ord, str) or ord not in (*_SVD_ORDERS, 1, -1, _INF, -_INF):
+    if ord not in (*_SVD_ORDERS, 1, -1, _INF, -_INF):
         raise RuntimeError(f"{op}: Order {ord} not supported.")
     if ord in _SVD_ORDERS:
         values = svdvals_of(A.movedim(dims, (-2, -1)))
         result = values.sum(-1) if ord == "nuc" else (
             values.amax(-1) if ord == 2 else values.amin(-1))
-        if keepdim:
+        if keepdim:  # PyTorch puts the kept dims back with a permute: its node name
             low, high = sorted(dims)
-            result = result.unsqueeze(low).unsqueeze(high)
+            result = _composed(result.unsqueeze(low).unsqueeze(high), "PermuteBackward0")
         return result
     # The inf-norm is the 1-norm of the transpose: column sums of |A|, then max or min.
     summed, other = dims if abs(ord) == 1 else dims[::-1]
