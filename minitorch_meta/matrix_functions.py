@@ -55,7 +55,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
         raise RuntimeError(f"{op}: Order {ord} not supported.")
     if ord in _SVD_ORDERS:
         values = svdvals_of(A.movedim(dims, (-2, -1)))
-        result = values.sum(-1) if ord == "nuc" else (
+        # no singular values (an empty matrix): 0, as PyTorch gives for every order
+        result = values.sum(-1) if ord == "nuc" or values.shape[-1] == 0 else (
             values.amax(-1) if ord == 2 else values.amin(-1))
         if keepdim:  # PyTorch puts the kept dims back with a permute: its node name
             low, high = sorted(dims)

@@ -174,10 +174,12 @@ def test_svd_without_uv_gives_zero_matrices_as_torch():
 
 def test_cholesky_ex_info_and_errors_as_torch():
     torch = _torch()
-    data = np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0]), -np.eye(3)])
+    # a zero leading minor (positive semi-definite) fails too
+    data = np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0]), -np.eye(3),
+                     [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]]])
     ours = mt.linalg.cholesky_ex(mt.tensor(data))
     theirs = torch.linalg.cholesky_ex(torch.tensor(data))
-    assert ours.info.tolist() == theirs.info.tolist() == [0, 2, 1]
+    assert ours.info.tolist() == theirs.info.tolist() == [0, 2, 1, 2]
     assert ours.info.dtype is mt.int32
     np.testing.assert_allclose(ours.L[0].numpy(), np.eye(3))
     with pytest.raises(mt.linalg.LinAlgError) as info:

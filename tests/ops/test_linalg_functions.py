@@ -147,3 +147,23 @@ def test_errors_on_cpu_and_meta_as_torch(call, error, message, shape):
             with pytest.raises(RuntimeError) as info:
                 theirs(torch.ones(*shape))
             assert str(info.value) == message
+
+
+@pytest.mark.parametrize("call", [
+    lambda T: T.linalg.det(T.ones(2, 0, 0)), lambda T: T.linalg.inv(T.ones(0, 3, 3)),
+    lambda T: T.linalg.svd(T.ones(0, 3)), lambda T: T.linalg.svdvals(T.ones(2, 0, 3)),
+    lambda T: T.linalg.qr(T.ones(0, 3)), lambda T: T.linalg.cholesky(T.ones(0, 0)),
+    lambda T: T.linalg.eigh(T.ones(0, 0)), lambda T: T.linalg.pinv(T.ones(0, 3)),
+    lambda T: T.linalg.solve(T.ones(0, 0), T.ones(0, 2)),
+    lambda T: T.linalg.matrix_rank(T.ones(2, 0, 3)),
+    lambda T: T.linalg.matrix_norm(T.ones(0, 3), 2),
+    lambda T: T.linalg.matrix_norm(T.ones(2, 0), "nuc"),
+])
+def test_empty_matrices_as_torch(call):
+    torch = _torch()
+    ours, theirs = call(mt), call(torch)
+    ours = ours if isinstance(ours, tuple) else (ours,)
+    theirs = theirs if isinstance(theirs, tuple) else (theirs,)
+    for o, t in zip(ours, theirs):
+        assert tuple(o.shape) == tuple(t.shape) and str(o.dtype) == str(t.dtype)
+        np.testing.assert_array_equal(o.numpy(), t.numpy())
