@@ -166,6 +166,17 @@ from .layout_functions import (
     vsplit,
 )
 from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
+from .linalg_aliases import (
+    chain_matmul,
+    cholesky,
+    det,
+    inverse,
+    logdet,
+    matrix_power,
+    pinverse,
+    slogdet,
+    svd,
+)
 from .math_functions import (
     addcdiv,
     addcmul,
@@ -355,4 +366,6 @@ __all__ = [
     "tensordot", "vdot", "block_diag", "cartesian_prod", "combinations", "meshgrid", "vander",
     "cumulative_trapezoid", "trapezoid", "trapz",
     "celu", "hardshrink", "rrelu", "threshold",
+    "chain_matmul", "cholesky", "det", "inverse", "logdet", "matrix_power", "pinverse",
+    "slogdet", "svd",
 ]

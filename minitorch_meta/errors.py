@@ -40,3 +40,10 @@ class ShapeRuntimeError(ShapeError):
     here, both a ``ValueError`` and a ``RuntimeError``. Kept as its own class so that code
     which catches it by name goes on working.
     """
+
+
+class LinAlgError(RuntimeError):
+    """A matrix could not be factored: singular (``linalg.inv``, ``linalg.solve``) or not
+    positive-definite (``linalg.cholesky``). A ``RuntimeError``, as PyTorch's
+    ``torch.linalg.LinAlgError``; the message names the batch element and the pivot or
+    leading minor where the factorisation stopped."""

@@ -64,3 +64,68 @@ class AminmaxResult(NamedTuple):
 
     min: object
     max: object
+class LinalgSlogdetResult(NamedTuple):
+    """``torch.return_types.linalg_slogdet``: the sign and log of |det| of each matrix."""
+
+    sign: object
+    logabsdet: object
+
+
+class SlogdetResult(NamedTuple):
+    """``torch.return_types.slogdet`` (``torch.slogdet``), the fields of ``linalg_slogdet``."""
+
+    sign: object
+    logabsdet: object
+
+
+class LinalgQrResult(NamedTuple):
+    """``torch.return_types.linalg_qr``: ``Q`` and ``R`` with ``A = Q R``."""
+
+    Q: object  # noqa: N815 - PyTorch's field names
+    R: object  # noqa: N815
+
+
+class LinalgEighResult(NamedTuple):
+    """``torch.return_types.linalg_eigh``: ascending eigenvalues and their eigenvectors."""
+
+    eigenvalues: object
+    eigenvectors: object
+
+
+class LinalgSvdResult(NamedTuple):
+    """``torch.return_types.linalg_svd``: ``A = U diag(S) Vh``."""
+
+    U: object  # noqa: N815 - PyTorch's field names
+    S: object  # noqa: N815
+    Vh: object  # noqa: N815
+
+
+class SvdResult(NamedTuple):
+    """``torch.return_types.svd`` (``torch.svd``): ``A = U diag(S) Vᵀ``."""
+
+    U: object  # noqa: N815 - PyTorch's field names
+    S: object  # noqa: N815
+    V: object  # noqa: N815
+
+
+class LinalgCholeskyExResult(NamedTuple):
+    """``torch.return_types.linalg_cholesky_ex``: the factor and LAPACK's ``info``."""
+
+    L: object  # noqa: N815 - PyTorch's field name
+    info: object
+
+
+class LinalgInvExResult(NamedTuple):
+    """``torch.return_types.linalg_inv_ex``: the inverse and LAPACK's ``info``."""
+
+    inverse: object
+    info: object
+
+
+class LinalgLstsqResult(NamedTuple):
+    """``torch.return_types.linalg_lstsq``: the solution, then what the driver reports."""
+
+    solution: object
+    residuals: object
+    rank: object
+    singular_values: object

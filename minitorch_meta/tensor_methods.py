@@ -16,6 +16,7 @@ from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
 from . import layout_functions as LF
+from . import linalg_aliases as LA
 from . import math_functions as M
 from . import product_functions as PF
 from . import python_apply as PA
@@ -385,3 +386,7 @@ class TensorMethods:
     bmm, baddbmm, addbmm, addmv, addr = PF.bmm, PF.baddbmm, PF.addbmm, PF.addmv, PF.addr
     baddbmm_, addbmm_, addmv_, addr_ = PF.baddbmm_, PF.addbmm_, PF.addmv_, PF.addr_
     outer, ger, inner, kron, cross, vdot = PF.outer, PF.ger, PF.inner, PF.kron, PF.cross, PF.vdot
+    # linear algebra (linalg_aliases.py)
+    inverse, det, logdet, slogdet, cholesky, svd, matrix_power, pinverse = (
+        LA.inverse, LA.det, LA.logdet, LA.slogdet, LA.cholesky, LA.svd, LA.matrix_power,
+        LA.pinverse)

@@ -47,9 +47,28 @@ reductions
     sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
 linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
-    qr(a) -> (q, r)             reduced QR of a 2-D ``(m, n)`` array: ``q`` ``(m, k)`` with
-                                orthonormal columns, ``r`` ``(k, n)`` upper triangular,
-                                ``k = min(m, n)`` (``nn.init.orthogonal_``)
+    qr(a, mode="reduced") -> (q, r)   QR of ``(..., m, n)`` matrices (leading dims are a
+                                batch, here and below): ``mode="reduced"``: ``q``
+                                ``(..., m, k)`` with orthonormal columns, ``r`` ``(..., k, n)``
+                                upper triangular, ``k = min(m, n)``; ``"complete"``: ``q``
+                                ``(..., m, m)``, ``r`` ``(..., m, n)``; ``"r"``: ``q`` is None
+    The kernels below take float32 or float64 matrices and keep the dtype. ``info`` is an
+    int32 array of the batch's shape: 0 where the matrix was factored, else LAPACK's code
+    (the factor's values are then undefined).
+    inv(a) -> (inverse, info)   ``info``: getrf's, the 1-based position of the first zero
+                                pivot of the LU factorisation (the matrix is singular)
+    solve(a, b) -> (x, info)    ``a x = b``: ``a`` ``(..., n, n)``, ``b`` ``(..., n, k)``, batch
+                                dims broadcast together; ``info`` of the broadcast batch, as
+                                ``inv``'s
+    cholesky(a) -> (l, info)    the lower factor of the symmetric matrix held in ``a``'s lower
+                                triangle; ``info``: potrf's, the order of the first leading
+                                minor that is not positive-definite
+    slogdet(a) -> (sign, logabsdet)   the determinant as ``sign * exp(logabsdet)``
+    eigh(a, upper) -> (w, v)    eigenvalues (ascending) and eigenvectors (columns) of the
+                                symmetric matrix held in ``a``'s upper (``upper``) or lower
+                                triangle
+    svd(a, full_matrices, compute_uv) -> (u, s, vh)   ``a = u diag(s) vh``, ``s`` descending;
+                                ``u`` and ``vh`` None without ``compute_uv``
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
                                 (``copy``: a new array in C order, whatever ``a``'s layout)
@@ -181,7 +200,13 @@ class Backend:
     def argsort(self, a, axis, descending): self._missing("argsort")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
     def matmul(self, a, b): self._missing("matmul")
-    def qr(self, a): self._missing("qr")
+    def qr(self, a, mode="reduced"): self._missing("qr")
+    def inv(self, a): self._missing("inv")
+    def solve(self, a, b): self._missing("solve")
+    def cholesky(self, a): self._missing("cholesky")
+    def slogdet(self, a): self._missing("slogdet")
+    def eigh(self, a, upper): self._missing("eigh")
+    def svd(self, a, full_matrices, compute_uv): self._missing("svd")
     def reshape(self, a, shape): self._missing("reshape")
     def transpose(self, a, axes): self._missing("transpose")
     def astype(self, a, dtype): self._missing("astype")

@@ -8,7 +8,8 @@ The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winogr
 (Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
 here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im) and
-``xp_adaptive_max_pooling.py``; ``xp_half.py`` runs the float16 ones in float32.
+``xp_adaptive_max_pooling.py``; ``xp_half.py`` runs the float16 ones in float32;
+``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``), ``erf`` and, where ``half_gemm_dtype``
 says so, float16 GEMMs (``matmul``, ``einsum``) compute in float32 and round the result
@@ -25,12 +26,13 @@ from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
+from .xp_linalg import LinalgKernels
 from .xp_pooling import PoolingKernels
 from .xp_winograd import WinogradKernels
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
-                FoldKernels, AdaptiveMaxPoolingKernels, Backend):
+                FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass
@@ -226,10 +228,6 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         """``gemm(*operands)`` on float16 operands, computed in ``half_gemm_dtype``."""
         wide = self.half_gemm_dtype
         return gemm(*(a.astype(wide) for a in operands)).astype(operands[0].dtype)
-
-    def qr(self, a):
-        # LAPACK's geqrf/orgqr in NumPy, cuSOLVER in CuPy; both keep float32 as float32.
-        return self.xp.linalg.qr(a, mode="reduced")
 
     # -- layout and indexing ---------------------------------------------------------
     def reshape(self, a, shape):

@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 import warnings
 
-from .. import functions
+from .. import functions, linalg
 from ..autograd import no_grad
 from ..factories import eye
-from ..ops.qr import Qr
 from ..tensor import Tensor
 
 _LINEAR_LIKE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -217,7 +216,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     with no_grad():
         flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
         wide = rows < cols
-        q, r = Qr()(flattened.t() if wide else flattened)
+        q, r = linalg.qr(flattened.t() if wide else flattened)
         diagonal = (r * eye(r.shape[0], dtype=r.dtype, device=r.device)).sum(0)
         # multiplying by the signs of R's diagonal makes Q unique (uniformly distributed)
         q = q * (1 - 2 * (diagonal < 0))
