@@ -8,6 +8,22 @@ device that checks every shape of a model without allocating data.
 import math as _math
 
 from . import dtypes as _dtypes
+from . import special
+from .alias_functions import (
+    absolute,
+    divide,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    rsub,
+    subtract,
+    true_divide,
+)
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -168,6 +184,48 @@ from .math_functions import (
     square,
     trunc,
 )
+from .more_math_functions import (
+    acos,
+    acosh,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    copysign,
+    cosh,
+    deg2rad,
+    digamma,
+    erfc,
+    erfinv,
+    exp2,
+    fix,
+    float_power,
+    fmax,
+    fmin,
+    frac,
+    heaviside,
+    hypot,
+    lgamma,
+    logaddexp,
+    logaddexp2,
+    logit,
+    nan_to_num,
+    rad2deg,
+    sgn,
+    signbit,
+    sinc,
+    sinh,
+    tan,
+    xlogy,
+)
 from .random import Generator, manual_seed
 from .sampling import bernoulli, multinomial, normal, randint_like
 from .scatter_functions import (
@@ -284,4 +342,11 @@ __all__ = [
     "ShapeRuntimeError", "broadcast_shapes", "broadcast_tensors",
     "scatter_reduce",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle",
+    "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh",
+    "asin", "asinh", "atan", "atan2", "atanh", "copysign", "cosh", "deg2rad", "digamma",
+    "erfc", "erfinv", "exp2", "fix", "float_power", "fmax", "fmin", "frac", "heaviside",
+    "hypot", "lgamma", "logaddexp", "logaddexp2", "logit", "nan_to_num", "rad2deg", "sgn",
+    "signbit", "sinc", "sinh", "tan", "xlogy",
+    "absolute", "divide", "greater", "greater_equal", "less", "less_equal", "multiply",
+    "negative", "not_equal", "positive", "rsub", "subtract", "true_divide", "special",
 ]
