@@ -200,9 +200,18 @@ def digamma(xp, x):
     v = 1.0 / (w * w)
     out = xp.log(w) - 0.5 / w - v * polynomial(DIGAMMA_SERIES, v) - steps
     out = xp.where(w == math.inf, math.inf, out)
-    r = x - xp.rint(x)  # tan(pi x) = tan(pi r), exactly reduced
-    reflected = out - math.pi / xp.tan(math.pi * r)
+    r = x - xp.rint(x)  # cot(pi x) = cot(pi r), exactly reduced to [-1/2, 1/2]
+    reflected = out - math.pi * _cot_pi(xp, r)
     return xp.where(reflect, xp.where(r == 0, math.nan, reflected), out)
+
+
+def _cot_pi(xp, r):
+    """``cot(pi r)`` for ``|r| <= 1/2``: ``1 / tan(pi r)`` near 0, and ``tan(pi (1/2 - |r|))``
+    (with r's sign) near ±1/2, where ``pi r`` rounded would miss the zero of cot (in
+    float32, ``cot(pi / 2)`` would come out as 4e-8)."""
+    a = xp.abs(r)
+    far = xp.copysign(xp.tan(math.pi * (0.5 - a)), r)  # 1/2 - |r| is exact
+    return xp.where(a < 0.25, 1.0 / xp.tan(math.pi * r), far)
 
 
 def trigamma(xp, x):

@@ -95,11 +95,19 @@ class Xlogy(FloatBinary):
         return backend.where(zero, product.dtype.type(0), product)
 
     def grads(self, backend, gy):
-        # d/da = xlogy(a != 0, b) (0 where a == 0), d/db = a / b
+        # PyTorch's: d/da = xlogy(gy, b), 0 where a == 0 and b <= 0; d/db = a / b
         x, y = self.x, self.y
         need_left, need_right = self.operand_needs()
-        return (self.times_log(backend, x, y, gy) if need_left else None,
-                backend.binary("mul", gy, backend.binary("div", x, y)) if need_right else None)
+        g_left = g_right = None
+        if need_left:
+            zero = gy.dtype.type(0)
+            g_left = self.times_log(backend, gy, y, gy)
+            silent = backend.binary("logical_and", backend.binary("eq", x, zero),
+                                    backend.binary("le", y, zero))
+            g_left = backend.where(silent, zero, g_left)
+        if need_right:
+            g_right = backend.binary("mul", gy, backend.binary("div", x, y))
+        return g_left, g_right
 
 
 class Logit(FloatUnary):

@@ -139,6 +139,9 @@ class Sinc(FloatUnary):
     saved_for_backward = (0,)
 
     def compute(self, backend, x):
+        if x.dtype.itemsize == 2:  # float16: in float32, as PyTorch (sinc(2) is then 0)
+            wide = backend.astype(x, dtypes.float32)
+            return backend.astype(self.compute(backend, wide), dtypes.float16)
         px = _mul(backend, x, _scalar(x, math.pi))
         ratio = backend.binary("div", backend.unary("sin", px), px)
         return backend.where(backend.binary("eq", x, _scalar(x, 0)), _scalar(x, 1), ratio)
@@ -183,10 +186,12 @@ class Atan2(FloatBinary):
         self.x, self.y = x, y
 
     def grads(self, backend, gy):
-        # d/da = b / (a² + b²), d/db = -a / (a² + b²)
+        # d/da = b / (a² + b²), d/db = -a / (a² + b²); 0 at the origin, as PyTorch's
         x, y = self.x, self.y
-        scale = backend.binary("div", gy, backend.binary("add", _mul(backend, x, x),
-                                                         _mul(backend, y, y)))
+        square = backend.binary("add", _mul(backend, x, x), _mul(backend, y, y))
+        zero = gy.dtype.type(0)
+        scale = backend.where(backend.binary("eq", square, zero), zero,
+                              backend.binary("div", gy, square))
         need_left, need_right = self.operand_needs()
         return (_mul(backend, scale, y) if need_left else None,
                 backend.unary("neg", _mul(backend, scale, x)) if need_right else None)
