@@ -248,7 +248,7 @@ def test_float64_special_functions_are_within_a_few_ulps_of_torch(device):
         ours = getattr(mt, name)(mt.tensor(x, device=device)).cpu().numpy()
         theirs = getattr(torch, name)(torch.from_numpy(x)).numpy()
         ulps = np.abs(ours - theirs) / np.spacing(np.abs(theirs))
-        assert ulps.max() <= 8, (name, ulps.max(), x[ulps.argmax()])
+        assert ulps.max() <= 12, (name, ulps.max(), x[ulps.argmax()])
 
 
 def test_erfinv_inverts_erf_near_one(device):
