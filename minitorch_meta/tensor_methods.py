@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import warnings
 
+from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
+from . import more_math_functions as MM
 from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
@@ -390,3 +392,36 @@ class TensorMethods:
     inverse, det, logdet, slogdet, cholesky, svd, matrix_power, pinverse = (
         LA.inverse, LA.det, LA.logdet, LA.slogdet, LA.cholesky, LA.svd, LA.matrix_power,
         LA.pinverse)
+
+    # trigonometric, exponential, float-part and special math (more_math_functions.py)
+    tan, asin, acos, atan, atan2, hypot = MM.tan, MM.asin, MM.acos, MM.atan, MM.atan2, MM.hypot
+    sinh, cosh, asinh, acosh, atanh = MM.sinh, MM.cosh, MM.asinh, MM.acosh, MM.atanh
+    arcsin, arccos, arctan, arctan2 = MM.arcsin, MM.arccos, MM.arctan, MM.arctan2
+    arcsinh, arccosh, arctanh = MM.arcsinh, MM.arccosh, MM.arctanh
+    deg2rad, rad2deg, sinc, exp2 = MM.deg2rad, MM.rad2deg, MM.sinc, MM.exp2
+    logaddexp, logaddexp2, xlogy, logit = MM.logaddexp, MM.logaddexp2, MM.xlogy, MM.logit
+    frac, fix, signbit, sgn, copysign = MM.frac, MM.fix, MM.signbit, MM.sgn, MM.copysign
+    heaviside, fmax, fmin, nan_to_num = MM.heaviside, MM.fmax, MM.fmin, MM.nan_to_num
+    float_power, erfc, erfinv, lgamma, digamma = (
+        MM.float_power, MM.erfc, MM.erfinv, MM.lgamma, MM.digamma)
+    tan_, asin_, acos_, atan_, atan2_, hypot_ = (
+        MM.tan_, MM.asin_, MM.acos_, MM.atan_, MM.atan2_, MM.hypot_)
+    sinh_, cosh_, asinh_, acosh_, atanh_ = MM.sinh_, MM.cosh_, MM.asinh_, MM.acosh_, MM.atanh_
+    arcsin_, arccos_, arctan_, arctan2_ = MM.arcsin_, MM.arccos_, MM.arctan_, MM.arctan2_
+    arcsinh_, arccosh_, arctanh_ = MM.arcsinh_, MM.arccosh_, MM.arctanh_
+    deg2rad_, rad2deg_, sinc_, exp2_ = MM.deg2rad_, MM.rad2deg_, MM.sinc_, MM.exp2_
+    xlogy_, logit_, frac_, fix_, sgn_ = MM.xlogy_, MM.logit_, MM.frac_, MM.fix_, MM.sgn_
+    copysign_, heaviside_, nan_to_num_ = MM.copysign_, MM.heaviside_, MM.nan_to_num_
+    float_power_, erfc_, erfinv_, lgamma_, digamma_ = (
+        MM.float_power_, MM.erfc_, MM.erfinv_, MM.lgamma_, MM.digamma_)
+
+    # PyTorch's alias names (alias_functions.py)
+    absolute, negative, positive = AF.absolute, AF.negative, AF.positive
+    multiply, divide, true_divide, subtract = AF.multiply, AF.divide, AF.true_divide, AF.subtract
+    greater, greater_equal, less, less_equal = AF.greater, AF.greater_equal, AF.less, AF.less_equal
+    not_equal = AF.not_equal
+    absolute_, negative_, multiply_, divide_ = (
+        AF.absolute_, AF.negative_, AF.multiply_, AF.divide_)
+    true_divide_, subtract_, not_equal_ = AF.true_divide_, AF.subtract_, AF.not_equal_
+    greater_, greater_equal_, less_, less_equal_ = (
+        AF.greater_, AF.greater_equal_, AF.less_, AF.less_equal_)

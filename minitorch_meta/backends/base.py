@@ -37,7 +37,10 @@ elementwise (NumPy broadcasting)
     binary(name, a, b)          name in BINARY; b may be a Python scalar
                                 (NumPy's ufunc of each name: ``rint`` rounds half to even,
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,
-                                ``fmod`` is C's, ``invert`` is bitwise not)
+                                ``fmod`` is C's, ``invert`` is bitwise not; ``erfc``,
+                                ``erfinv``, ``lgamma``, ``digamma`` and ``trigamma``
+                                (``polygamma(1, x)``) are SciPy's ``special`` functions
+                                of those names, on floating-point arrays; ``signbit`` too)
     where(condition, a, b)
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
@@ -155,11 +158,14 @@ from __future__ import annotations
 
 UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
          "sin", "cos", "expm1", "log2", "log10", "floor", "ceil", "rint", "trunc",
-         "isnan", "isinf", "isfinite", "logical_not", "invert")
+         "isnan", "isinf", "isfinite", "logical_not", "invert",
+         "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
+         "exp2", "signbit", "erfc", "erfinv", "lgamma", "digamma", "trigamma")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
-          "bitwise_and", "bitwise_or", "bitwise_xor")
+          "bitwise_and", "bitwise_or", "bitwise_xor",
+          "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin")
 
 
 class Backend:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from . import xp_special
 from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -64,6 +65,17 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             "logical_and": xp.logical_and, "logical_or": xp.logical_or,
             "logical_xor": xp.logical_xor, "bitwise_and": xp.bitwise_and,
             "bitwise_or": xp.bitwise_or, "bitwise_xor": xp.bitwise_xor})
+        # The math of ops/trigonometric.py, exponential.py, float_parts.py, special_math.py.
+        self._unary.update({
+            "tan": xp.tan, "arcsin": xp.arcsin, "arccos": xp.arccos, "arctan": xp.arctan,
+            "sinh": xp.sinh, "cosh": xp.cosh, "arcsinh": xp.arcsinh, "arccosh": xp.arccosh,
+            "arctanh": xp.arctanh, "exp2": xp.exp2, "signbit": xp.signbit})
+        self._unary.update({name: self._special_kernel(name)
+                            for name in ("erfc", "erfinv", "lgamma", "digamma", "trigamma")})
+        self._binary.update({
+            "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
+            "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
+            "fmin": xp.fmin})
         self.generator = self.new_generator(None)
         # Winograd's transform matrices, by (KH, KW, dtype): constants, built on first use.
         self._winograd_map_cache = {}
@@ -93,6 +105,20 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         if a.dtype == self.xp.float16:
             return self.erf(a.astype(self.xp.float32)).astype(a.dtype)
         return self.erf(a)
+
+    def _special_kernel(self, name):
+        """The kernel of one of ``xp_special``'s functions. Their series are float32 or
+        float64 ones: float16 is computed in float32 (summed in float16 it would round at
+        every step)."""
+        function = getattr(xp_special, name)
+        needs_erf = name in ("erfc", "erfinv")
+
+        def kernel(a):
+            xp = self.xp
+            x = a.astype(xp.float32) if a.dtype == xp.float16 else a
+            out = function(xp, x, self.erf) if needs_erf else function(xp, x)
+            return out.astype(a.dtype, copy=False)
+        return kernel
 
     # -- creation and transfer --------------------------------------------------------
     def empty(self, shape, dtype):

@@ -1,0 +1,42 @@
+"""``minitorch_meta.special``: the part of ``torch.special`` this library has, under
+``torch.special``'s names and signatures (most are the functions of ``minitorch_meta``
+itself: ``special.expit`` is ``sigmoid``, ``special.gammaln`` is ``lgamma``, ...)."""
+
+from __future__ import annotations
+
+from . import functions as _F
+from . import math_functions as _M
+from . import more_math_functions as _MM
+from .ops.exponential import Entr as _Entr
+
+expit = _F.sigmoid
+erf, erfc, erfinv = _F.erf, _MM.erfc, _MM.erfinv
+logit, xlogy, sinc, exp2 = _MM.logit, _MM.xlogy, _MM.sinc, _MM.exp2
+gammaln, digamma, psi = _MM.lgamma, _MM.digamma, _MM.digamma
+expm1, log1p = _M.expm1, _M.log1p
+logsumexp = _F.logsumexp
+
+
+def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
+    """``torch.round`` (to ``decimals`` places; PyTorch's node is ``RoundBackward1``)."""
+    return _M.round(input, decimals=decimals)
+
+
+def softmax(input, dim: int, dtype=None):
+    """``softmax`` along ``dim``, the input first converted to ``dtype`` when given."""
+    return _F.softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def log_softmax(input, dim: int, dtype=None):
+    """``log_softmax`` along ``dim``, the input first converted to ``dtype`` when given."""
+    return _F.log_softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def entr(input):
+    """The elementwise entropy ``-x log(x)`` (0 at 0, ``-inf`` below 0)."""
+    return _Entr()(input)
+
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
+           "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
+           "xlogy"]
