@@ -16,6 +16,7 @@ from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
 from . import math_functions as M
+from . import predicates as PR
 from . import python_apply as PA
 from . import scatter_functions as SC
 from . import shape_functions as SF
@@ -363,3 +364,9 @@ class TensorMethods:
     # broadcasting (broadcast_functions.py)
     type_as, where = BF.type_as, BF.where_method
     scatter_reduce, scatter_reduce_ = SC.scatter_reduce, SC.scatter_reduce_
+    # questions about a tensor (predicates.py)
+    is_complex, is_signed, is_nonzero, is_same_size = (
+        PR.is_complex, PR.is_signed, PR.is_nonzero, PR.is_same_size)
+    get_device, ndimension, is_inference, byte = (
+        PR.get_device, PR.ndimension, PR.is_inference, PR.byte)
+    is_cpu = property(PR.is_cpu)
