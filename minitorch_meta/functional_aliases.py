@@ -4,7 +4,9 @@
 They are not all ``nn.functional``'s: PyTorch's top-level forms are its native ops, so
 ``torch.embedding`` takes ``(weight, indices)``, ``torch.dropout`` requires ``train``,
 ``torch.batch_norm`` takes ``weight`` and ``bias`` before the running statistics, and the
-losses take ``reduction`` as an int (0 none, 1 mean, 2 sum). Each function here maps its
+losses take ``reduction`` as an int (0 none, 1 mean, 2 sum) that defaults to 0: PyTorch
+2.13's schemas say 1 (mean), but its Python bindings give every element's loss when
+``reduction`` is left out, and we follow what they do. Each function here maps its
 arguments onto the ``nn.functional`` form (imported on call, so that ``import
 minitorch_meta`` stays light) and adds no math of its own. ``cudnn_enabled``-style flags
 choose a backend in PyTorch and are ignored here.
@@ -153,21 +155,21 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                          reduction: int = 1) -> Tensor:
+                          reduction: int = 0) -> Tensor:
     """``nn.functional.cosine_embedding_loss``, ``reduction`` an int."""
     return _functional().cosine_embedding_loss(
         input1, input2, target, margin, reduction=_reduction("cosine_embedding_loss", reduction))
 
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                        reduction: int = 1) -> Tensor:
+                        reduction: int = 0) -> Tensor:
     """``nn.functional.margin_ranking_loss``, ``reduction`` an int."""
     return _functional().margin_ranking_loss(
         input1, input2, target, margin, reduction=_reduction("margin_ranking_loss", reduction))
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
-                         reduction: int = 1) -> Tensor:
+                         reduction: int = 0) -> Tensor:
     """``nn.functional.hinge_embedding_loss``, ``reduction`` an int."""
     return _functional().hinge_embedding_loss(
         input, target, margin, reduction=_reduction("hinge_embedding_loss", reduction))
@@ -175,7 +177,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
                         p: float = 2.0, eps: float = 1e-6, swap: bool = False,
-                        reduction: int = 1) -> Tensor:
+                        reduction: int = 0) -> Tensor:
     """``nn.functional.triplet_margin_loss``, ``reduction`` an int."""
     return _functional().triplet_margin_loss(
         anchor, positive, negative, margin, p, eps, swap,
@@ -189,10 +191,11 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool,
                                           reduction=_reduction("poisson_nll_loss", reduction))
 
 
-def kl_div(input: Tensor, target: Tensor, reduction: int = 1, *,
+def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *,
            log_target: bool = False) -> Tensor:
     """The KL divergence of ``nn.functional.kl_div``, ``reduction`` an int: 1 is the mean
-    over all elements, without the functional form's warning (as in PyTorch)."""
+    over all elements, without the functional form's warning (as in PyTorch); the default,
+    0, keeps every element's term."""
     from .ops.loss import KlDiv
 
     return KlDiv(reduction=_reduction("kl_div", reduction), log_target=log_target)(input, target)
@@ -201,7 +204,7 @@ def kl_div(input: Tensor, target: Tensor, reduction: int = 1, *,
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None,
                                      pos_weight: Tensor | None = None,
-                                     reduction: int = 1) -> Tensor:
+                                     reduction: int = 0) -> Tensor:
     """``nn.functional.binary_cross_entropy_with_logits``, ``reduction`` an int."""
     return _functional().binary_cross_entropy_with_logits(
         input, target, weight, reduction=_reduction("binary_cross_entropy_with_logits",
