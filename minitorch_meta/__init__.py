@@ -35,8 +35,9 @@ from .autograd import (
 from .broadcast_functions import broadcast_shapes, broadcast_tensors
 from .combinatorial_functions import block_diag, cartesian_prod, combinations, meshgrid, vander
 from .compiling import compile
-from .device import device
-from .dtypes import dtype, get_default_dtype
+from .conversion import asarray, scalar_tensor
+from .device import device, get_default_device, set_default_device
+from .dtypes import dtype, get_default_dtype, set_default_dtype
 from .errors import DeviceError, MetaDataError, ShapeError, ShapeRuntimeError
 from .factories import (
     arange,
@@ -62,6 +63,31 @@ from .factories import (
     zeros_like,
 )
 from .formatting import set_printoptions
+from .functional_aliases import (
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    batch_norm,
+    binary_cross_entropy_with_logits,
+    conv1d,
+    conv2d,
+    conv_transpose1d,
+    conv_transpose2d,
+    cosine_embedding_loss,
+    dropout,
+    embedding,
+    group_norm,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool2d,
+    pairwise_distance,
+    poisson_nll_loss,
+    rms_norm,
+    triplet_margin_loss,
+)
 from .functions import (
     abs,
     adaptive_max_pool1d,
@@ -268,6 +294,7 @@ from .more_math_functions import (
     tan,
     xlogy,
 )
+from .predicates import is_complex, is_floating_point, is_nonzero, is_same_size, is_signed
 from .product_functions import (
     addbmm,
     addmv,
@@ -282,7 +309,8 @@ from .product_functions import (
     tensordot,
     vdot,
 )
-from .random import Generator, manual_seed
+from .promotion import can_cast, promote_types, result_type
+from .random import Generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .sampling import bernoulli, multinomial, normal, randint_like
 from .scatter_functions import (
     index_add,
@@ -433,4 +461,13 @@ __all__ = [
     "signbit", "sinc", "sinh", "tan", "xlogy",
     "absolute", "divide", "greater", "greater_equal", "less", "less_equal", "multiply",
     "negative", "not_equal", "positive", "rsub", "subtract", "true_divide", "special",
+    "set_default_dtype", "get_default_device", "set_default_device", "get_rng_state",
+    "initial_seed", "seed", "set_rng_state",
+    "can_cast", "promote_types", "result_type", "asarray", "scalar_tensor", "is_complex",
+    "is_floating_point", "is_nonzero", "is_same_size", "is_signed",
+    "adaptive_avg_pool1d", "avg_pool1d", "batch_norm", "binary_cross_entropy_with_logits",
+    "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "cosine_embedding_loss",
+    "dropout", "embedding", "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div",
+    "layer_norm", "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
+    "poisson_nll_loss", "rms_norm", "triplet_margin_loss",
 ]

@@ -3,6 +3,8 @@
 A ``device`` is a small value type. Used in a ``with`` block it also sets the default
 device of every factory function and of module construction inside the block, as
 ``torch.device`` does; the previous default is restored on exit, even after an error.
+Outside every block the default is cpu, or what ``set_default_device`` chose: like the
+blocks, that choice belongs to the calling thread (as PyTorch's does), kept in ``_local``.
 """
 
 from __future__ import annotations
@@ -87,9 +89,31 @@ def _default_stack() -> list:
 
 
 def default_device() -> device | None:
-    """The device set by the innermost ``with device(...)`` block, or None (meaning cpu)."""
+    """The device set by the innermost ``with device(...)`` block, else by
+    ``set_default_device``, or None (meaning cpu)."""
     stack = _default_stack()
-    return stack[-1] if stack else None
+    return stack[-1] if stack else getattr(_local, "base", None)
+
+
+def set_default_device(device_: str | device | int | None) -> None:
+    """Make ``device_`` the default of factories and module construction for this thread
+    (``with device(...)`` blocks still win inside them); None goes back to cpu.
+
+    Raises:
+        DeviceError: ``device_`` names no registered device type.
+    """
+    _local.base = None if device_ is None else to_device(device_)
+
+
+def get_default_device() -> device:
+    """The device a factory would use now: the innermost ``with device(...)`` block's, else
+    ``set_default_device``'s, else cpu. ``"cuda"`` is given with its index (``cuda:0``)."""
+    current = to_device(None)
+    if current.index is None and current.type == "cuda":
+        from .backends.registry import get_backend
+
+        return get_backend(current).device
+    return current
 
 
 def to_device(value) -> device:

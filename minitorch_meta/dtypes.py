@@ -1,5 +1,5 @@
-"""Data types: ``float32`` (the default), ``float64``, ``float16``, ``int64``, ``int32``,
-``uint8``, ``bool``.
+"""Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
+``int64``, ``int32``, ``uint8``, ``bool``.
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -45,16 +45,40 @@ _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64,
                  "int": int32})
 
-DEFAULT_FLOAT = float32
+#: The default floating-point dtype. Process-wide, as PyTorch's (``torch.set_default_dtype``
+#: changes it for every thread): this one cell is the only place it lives, and everything
+#: that needs it calls ``get_default_dtype()`` at the time of use.
+_DEFAULT_FLOAT = [float32]
+#: What ``set_default_dtype`` accepts (PyTorch also takes bfloat16, which we lack).
+DEFAULT_CANDIDATES = (float32, float64, float16)
 
 
 def get_default_dtype() -> dtype:
-    """The dtype of floating-point tensors made without one: always ``float32`` here.
+    """The dtype of floating-point tensors made without one (``float32`` until
+    ``set_default_dtype`` changes it)."""
+    return _DEFAULT_FLOAT[0]
 
-    PyTorch's ``set_default_dtype`` changes it process-wide; minitorch_meta keeps no such
-    global setting (pass ``dtype=`` or call ``.double()`` instead, docs/differences.md).
+
+def set_default_dtype(d: dtype) -> None:
+    """Make ``d`` (float32, float64 or float16) the dtype of floating-point tensors made
+    without one: factories, Python floats in ``tensor()``, and integer tensors promoted by
+    a Python float or a floating-point-only op. Process-wide, as in PyTorch.
+
+    Raises:
+        TypeError: ``d`` is not a dtype, or not a floating-point one we support.
     """
-    return DEFAULT_FLOAT
+    if not isinstance(d, dtype):
+        raise TypeError(f"invalid dtype object: only floating-point types are supported as the "
+                        f"default type; expected one of {_candidate_names()}, got "
+                        f"{d!r} ({type(d).__name__})")
+    if d not in DEFAULT_CANDIDATES:
+        raise TypeError(f"only floating-point types are supported as the default type; "
+                        f"expected one of {_candidate_names()}, got {d}")
+    _DEFAULT_FLOAT[0] = d
+
+
+def _candidate_names() -> str:
+    return ", ".join(str(d) for d in DEFAULT_CANDIDATES)
 
 
 #: Why there is no ``bfloat16`` (docs/differences.md), for every place that is asked for it.
@@ -134,7 +158,7 @@ def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
     if isinstance(scalar, bool):
         return tensor_dtype
     if isinstance(scalar, float) and not tensor_dtype.is_floating_point:
-        return DEFAULT_FLOAT
+        return get_default_dtype()
     if isinstance(scalar, int) and tensor_dtype is bool_:
         return int64
     return tensor_dtype

@@ -2,6 +2,8 @@
 ``randn``, ``randint``, ``randperm``, ``arange``, ``from_numpy``, the ``*_like`` forms and
 what the ``Tensor.new_*`` methods share.
 
+A floating-point result without ``dtype=`` gets ``get_default_dtype()``, read at each call.
+
 Every factory takes ``dtype=``, ``device=`` and ``requires_grad=``; the device defaults to
 the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing is allocated.
 """
@@ -38,9 +40,14 @@ def _finish(array, backend, requires_grad: bool) -> Tensor:
     return t
 
 
-def _setup(dtype, device, default=dtypes.float32):
-    return (dtypes.to_dtype(dtype) if dtype is not None else default,
-            get_backend(to_device(device)))
+def _setup(dtype, device, default=None):
+    """The dtype (else ``default``, else the default floating-point dtype, read now) and the
+    backend of ``device``."""
+    if dtype is not None:
+        dtype = dtypes.to_dtype(dtype)
+    else:
+        dtype = default if default is not None else dtypes.get_default_dtype()
+    return dtype, get_backend(to_device(device))
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -51,7 +58,7 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 
 def full(size, fill_value: Number, *, dtype=None, device=None,
          requires_grad: bool = False) -> Tensor:
-    default = dtypes.float32 if isinstance(fill_value, float) else (
+    default = None if isinstance(fill_value, float) else (  # None: the default float dtype
         dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
@@ -172,7 +179,7 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
         raise ValueError(f"arange: upper bound and larger bound inconsistent with step sign "
                          f"(start={start}, end={end}, step={step})")
     integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-    dtype, backend = _setup(dtype, device, dtypes.int64 if integral else dtypes.float32)
+    dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
     return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
 
 
@@ -227,11 +234,12 @@ def _check_fits(array: np.ndarray, dtype) -> None:
 
 
 def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
-    """PyTorch's inference: Python floats -> float32, ints -> int64, NumPy keeps its dtype."""
+    """PyTorch's inference: Python floats -> the default float dtype (float32 unless
+    ``set_default_dtype`` changed it), ints -> int64, NumPy keeps its dtype."""
     if array.dtype.kind == "f":
         if from_numpy_data:
             return dtypes.from_numpy(array.dtype)
-        return dtypes.float32
+        return dtypes.get_default_dtype()
     if array.dtype.kind in "iu":
         try:
             return dtypes.from_numpy(array.dtype)
@@ -240,7 +248,7 @@ def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
     if array.dtype.kind == "b":
         return dtypes.bool_
     if array.size == 0:
-        return dtypes.float32
+        return dtypes.get_default_dtype()
     raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "
                     "pass numbers, nested lists of numbers or a numeric array")
 

@@ -98,7 +98,6 @@ def get_printoptions() -> dict:
     return PRINT_OPTIONS.as_dict()
 
 _PREFIX = "tensor("
-_DEFAULT_DTYPES = (dtypes.float32, dtypes.int64, dtypes.bool_)
 
 
 def tensor_repr(t) -> str:
@@ -107,7 +106,7 @@ def tensor_repr(t) -> str:
         body = "..."
         suffixes.append("device='meta'")
         suffixes.append(f"size={tuple(t.shape)}")
-        if t.dtype is not dtypes.float32:
+        if t.dtype is not dtypes.get_default_dtype():
             suffixes.append(f"dtype={t.dtype}")
     else:
         body = _format_values(t._host(), t.dtype)
@@ -116,7 +115,11 @@ def tensor_repr(t) -> str:
         # the shape of an empty tensor (but (0,)), and of any when no values are shown
         if (t.numel() == 0 and t.dim() != 1) or (t.numel() and not PRINT_OPTIONS.edgeitems):
             suffixes.append(f"size={tuple(t.shape)}")
-        if t.dtype not in _DEFAULT_DTYPES or (t.numel() == 0 and t.dtype is not dtypes.float32):
+        # PyTorch's rule: the default float dtype, int64 and bool go unsaid (an empty
+        # tensor's dtype is said unless it is the default float one)
+        default_float = dtypes.get_default_dtype()
+        if t.dtype not in (default_float, dtypes.int64, dtypes.bool_) or (
+                t.numel() == 0 and t.dtype is not default_float):
             suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")

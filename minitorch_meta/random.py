@@ -1,12 +1,16 @@
-"""Random number generation: ``manual_seed`` and explicit ``Generator`` objects.
+"""Random number generation: ``manual_seed``, ``seed``, ``initial_seed``, the CPU state
+(``get_rng_state``/``set_rng_state``) and explicit ``Generator`` objects.
 
-Each backend owns a default generator (NumPy's PCG64 on the CPU, CuPy's on CUDA).
-``manual_seed`` reseeds the default generator of every backend, including those created
-later; a ``Generator`` passed as ``generator=`` is independent of them all.
+Each backend owns a default generator (NumPy's PCG64 on the CPU, CuPy's on CUDA), seeded
+from one process-wide seed (kept in ``backends.registry``, as PyTorch keeps its default
+generators process-wide): ``manual_seed`` or ``seed`` sets it and reseeds every backend,
+including those created later. Until then it is drawn from the OS once (PyTorch starts
+from a fixed seed instead). A ``Generator`` passed as ``generator=`` is independent of all.
 """
 
 from __future__ import annotations
 
+import os
 import zlib
 
 from .backends import registry
@@ -21,6 +25,40 @@ def manual_seed(seed: int) -> Generator:
     return default_generator()
 
 
+def seed() -> int:
+    """Seed every backend's default generator from the OS (not reproducible); returns the
+    seed, a 64-bit unsigned int that ``manual_seed`` takes to repeat the streams."""
+    value = fresh_seed()
+    registry.set_seed(value)
+    return value
+
+
+def fresh_seed() -> int:
+    """A non-deterministic 64-bit seed."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def initial_seed() -> int:
+    """The seed of the default generators: the last ``manual_seed``'s or ``seed``'s, else
+    the one drawn at start-up."""
+    return registry.process_seed()
+
+
+def get_rng_state():
+    """The cpu default generator's state, a uint8 tensor ``set_rng_state`` takes back."""
+    return default_generator().get_state()
+
+
+def set_rng_state(new_state) -> None:
+    """Restore the cpu default generator to ``new_state`` (from ``get_rng_state``).
+
+    Raises:
+        TypeError: ``new_state`` is not a uint8 tensor.
+        RuntimeError: it does not hold a state of the right size.
+    """
+    default_generator().set_state(new_state)
+
+
 def seed_backend(backend, seed) -> None:
     """Give ``backend`` a default generator derived from ``seed`` and its device."""
     if backend.stores_data:
@@ -33,6 +71,7 @@ def default_generator() -> Generator:
     """A ``Generator`` view of the cpu backend's default generator."""
     g = Generator("cpu")
     g._rng = registry.get_backend(to_device("cpu")).generator
+    g._seed = registry.process_seed()
     return g
 
 
@@ -51,6 +90,27 @@ class Generator:
 
     def initial_seed(self) -> int | None:
         return self._seed
+
+    def get_state(self):
+        """This generator's state as a uint8 cpu tensor (40 bytes for a cpu generator)."""
+        from .factories import from_numpy
+
+        return from_numpy(registry.get_backend(self.device).generator_state(self._rng))
+
+    def set_state(self, new_state) -> Generator:
+        """Restore the state ``get_state`` returned; the generator then repeats its draws."""
+        from . import dtypes
+        from .tensor import Tensor
+
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor (a uint8 tensor from get_state()), "
+                            f"but got {type(new_state).__name__}")
+        if new_state.dtype is not dtypes.uint8:
+            raise TypeError(f"RNG state must be a torch.ByteTensor (uint8, as get_state() "
+                            f"returns), got dtype {new_state.dtype}")
+        state = new_state.detach()._host().reshape(-1)
+        registry.get_backend(self.device).set_generator_state(self._rng, state)
+        return self
 
     def _for(self, backend):
         """The generator to use for a tensor on ``backend`` (devices must agree)."""

@@ -45,11 +45,12 @@ class Tensor(TensorMethods):
 
     # -- construction ----------------------------------------------------------------
     def __init__(self, *args, **kwargs):
-        """``Tensor(data)`` (float32) or ``Tensor(*sizes)`` (uninitialised), as torch.Tensor."""
+        """``Tensor(data)`` or ``Tensor(*sizes)`` (uninitialised), as torch.Tensor: of the
+        default floating-point dtype (``get_default_dtype()``)."""
         from .factories import empty, tensor
 
         if len(args) == 1 and not isinstance(args[0], int):
-            made = tensor(args[0], dtype=dtypes.float32, **kwargs)
+            made = tensor(args[0], dtype=dtypes.get_default_dtype(), **kwargs)
         else:
             made = empty(*args, **kwargs)
         _copy_slots(made, self)

@@ -20,6 +20,7 @@ from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
 from . import more_math_functions as MM
+from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
@@ -425,3 +426,9 @@ class TensorMethods:
     true_divide_, subtract_, not_equal_ = AF.true_divide_, AF.subtract_, AF.not_equal_
     greater_, greater_equal_, less_, less_equal_ = (
         AF.greater_, AF.greater_equal_, AF.less_, AF.less_equal_)
+    # questions about a tensor (predicates.py)
+    is_complex, is_signed, is_nonzero, is_same_size = (
+        PR.is_complex, PR.is_signed, PR.is_nonzero, PR.is_same_size)
+    get_device, ndimension, is_inference, byte = (
+        PR.get_device, PR.ndimension, PR.is_inference, PR.byte)
+    is_cpu = property(PR.is_cpu)

@@ -26,6 +26,9 @@ creation and transfer
     integers(shape, low, high, dtype, generator)   uniform integers in [low, high)
     permutation(n, dtype, generator)   a random permutation of 0 .. n - 1 (``randperm``)
     new_generator(seed)         a random generator for this device
+    generator_state(generator) / set_generator_state(generator, state)
+                                a generator's state as a host uint8 NumPy array, and
+                                back (in place); cpu only (CuPy's state is not readable)
     categorical(weights, u)     int64 (rows, s): for each row of non-negative ``weights``
                                 (rows, k), with a positive sum, and each ``u[row, j]`` in
                                 [0, 1) (float64, from ``uniform``), the category whose share
@@ -195,6 +198,8 @@ class Backend:
     def integers(self, shape, low, high, dtype, generator): self._missing("integers")
     def permutation(self, n, dtype, generator): self._missing("permutation")
     def new_generator(self, seed): self._missing("new_generator")
+    def generator_state(self, generator): self._missing("generator_state")
+    def set_generator_state(self, generator, state): self._missing("set_generator_state")
     def synchronize(self): self._missing("synchronize")
     def unary(self, name, a): self._missing("unary")
     def binary(self, name, a, b): self._missing("binary")

@@ -188,6 +188,18 @@ class CupyBackend(XpBackend):
     def erf(self, a):
         return self._cupyx.scipy.special.erf(a)
 
+    def generator_state(self, generator):
+        raise NotImplementedError(_NO_CUDA_RNG_STATE)
+
+    def set_generator_state(self, generator, state):
+        raise NotImplementedError(_NO_CUDA_RNG_STATE)
+
+
+# CuPy's XORWOW generator keeps its state in device memory that its Python API does not
+# expose, so there is nothing faithful to save.
+_NO_CUDA_RNG_STATE = ("the state of a CUDA generator cannot be saved or restored (CuPy does "
+                      "not expose it); reseed with manual_seed(seed) to repeat a CUDA stream")
+
 
 for _name in _kernel_names():
     if _name not in ("to_numpy", "synchronize"):

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from ..device import CPU
-from . import numpy_erf
+from . import numpy_erf, numpy_rng_state
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
 from .numpy_scatter import scatter_add
@@ -42,6 +42,12 @@ class NumpyBackend(XpBackend):
 
     def synchronize(self):
         pass  # NumPy calls return when their work is done
+
+    def generator_state(self, generator):
+        return numpy_rng_state.pack(generator)
+
+    def set_generator_state(self, generator, state):
+        numpy_rng_state.unpack(generator, state)
 
     # ``a.sum()``, ``a.max()`` and ``a.min()`` run through NumPy's Python wrappers, so their
     # floating-point warnings (inf + -inf) come from NumPy's module, which the filter above

@@ -14,7 +14,7 @@ from ..errors import DeviceError
 _FACTORIES: dict[str, Callable] = {}
 # (device type, index) -> Backend, so that each device has exactly one backend object.
 _INSTANCES: dict = {}
-# The seed given to ``manual_seed``: backends created after it are seeded from it too.
+# The seed given to ``manual_seed`` (or drawn at first use): every backend is seeded from it.
 _SEED: list = []
 
 
@@ -53,14 +53,23 @@ def get_backend(device):
             raise DeviceError(f"no backend registered for device type {device.type!r}; "
                               f"registered: {registered_types()}") from None
         backend = factory(device.index)
-        if _SEED:
-            from ..random import seed_backend
+        from ..random import seed_backend
 
-            seed_backend(backend, _SEED[0])
+        seed_backend(backend, process_seed())
         _INSTANCES[key] = backend
         # "cuda" and "cuda:0" (the current device) must share one backend object.
         _INSTANCES[(device.type, backend.device.index)] = backend
     return backend
+
+
+def process_seed() -> int:
+    """The seed of every default generator: ``set_seed``'s, else one drawn from the OS on
+    first use (then kept, so that ``initial_seed()`` can name it)."""
+    if not _SEED:
+        from ..random import fresh_seed
+
+        _SEED.append(fresh_seed())
+    return _SEED[0]
 
 
 def set_seed(seed: int) -> None:

@@ -1,4 +1,5 @@
-"""``default_collate``: merge a list of samples into a batch, as PyTorch's does.
+"""``default_collate``: merge a list of samples into a batch, as PyTorch's does; and
+``default_convert``: turn the NumPy arrays of one sample into tensors (no batching).
 
 Tensors and NumPy arrays are stacked along a new first dimension, Python ints become an
 int64 tensor, floats a float64 tensor, and tuples, lists and dicts are collated field by
@@ -7,7 +8,8 @@ field. Strings are kept as a list.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Mapping, MutableMapping, MutableSequence, Sequence
 from numbers import Number
 
 import numpy as np
@@ -57,3 +59,51 @@ def _stack_tensors(samples: Sequence[Tensor]) -> Tensor:
     device = samples[0].device
     stacked = from_numpy(np.stack([np.asarray(t) for t in samples]))
     return stacked if device.type == "cpu" else stacked.to(device)
+
+
+def default_convert(data):
+    """``data`` with its NumPy arrays and NumPy scalars turned into tensors (arrays share
+    memory, as ``from_numpy``), looking inside dicts, lists and tuples; everything else is
+    kept. As in PyTorch, a tuple comes back as a list (a namedtuple stays one), and arrays
+    of strings or objects are kept.
+
+    What ``DataLoader(batch_size=None)`` applies to each sample when there is no
+    ``collate_fn``.
+    """
+    if isinstance(data, np.ndarray):
+        return data if data.dtype.kind in "OSUV" else from_numpy(data)
+    if isinstance(data, np.generic) and not isinstance(data, (np.str_, np.bytes_)):
+        return tensor(data)
+    if isinstance(data, Mapping):
+        converted = {key: default_convert(data[key]) for key in data}
+        return _rebuilt_mapping(data, converted)
+    if isinstance(data, tuple):
+        fields = [default_convert(d) for d in data]
+        return type(data)(*fields) if hasattr(data, "_fields") else fields
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+        return _rebuilt_sequence(data, [default_convert(d) for d in data])
+    return data
+
+
+def _rebuilt_mapping(data: Mapping, converted: dict):
+    """``converted`` in ``data``'s own mapping type when that can be made, else a dict."""
+    try:
+        if isinstance(data, MutableMapping):
+            clone = copy.copy(data)
+            clone.update(converted)
+            return clone
+        return type(data)(converted)
+    except TypeError:
+        return converted
+
+
+def _rebuilt_sequence(data: Sequence, converted: list):
+    """``converted`` in ``data``'s own sequence type when that can be made, else a list."""
+    try:
+        if isinstance(data, MutableSequence):
+            clone = copy.copy(data)
+            clone[:] = converted
+            return clone
+        return type(data)(converted)
+    except TypeError:
+        return converted

@@ -8,6 +8,10 @@ with NumPy; others are read sample by sample and merged by ``collate_fn``.
 Our addition to PyTorch's signature: ``device=`` moves every tensor of each batch to that
 device (``DataLoader(ds, batch_size=64, device="cuda")``). There are no worker processes
 (``num_workers``): batches are built in the calling thread.
+
+An ``IterableDataset`` is read in its own order, ``batch_size`` samples per batch, with
+no sampler (iterable.py). ``batch_size=None`` turns batching off: each sample comes by
+itself, through ``collate_fn`` if given, else ``default_convert``.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from ..device import to_device
 from ..factories import rand
 from ..random import Generator
 from ..tensor import Tensor
-from .collate import default_collate
+from .collate import default_collate, default_convert
 from .dataset import Dataset
+from .iterable import IterableDataset, check_loader_options, stream_batches
 
 
 def permutation(size: int, generator: Generator | None) -> np.ndarray:
@@ -35,11 +40,13 @@ def permutation(size: int, generator: Generator | None) -> np.ndarray:
 
 
 class DataLoader:
-    """Batches of a map-style dataset.
+    """Batches of a map-style or an iterable dataset.
 
     Args:
-        dataset: has ``__len__`` and ``__getitem__`` (and optionally ``get_batch``).
-        batch_size: samples per batch.
+        dataset: has ``__len__`` and ``__getitem__`` (and optionally ``get_batch``), or is
+            an ``IterableDataset`` (then without ``shuffle``, ``sampler`` and
+            ``batch_sampler``).
+        batch_size: samples per batch; None for no batching (each sample by itself).
         shuffle: draw a new random order at every pass.
         drop_last: skip the last batch when it is smaller than ``batch_size``.
         sampler: an iterable of indices giving the order (e.g. a ``DistributedSampler``);
@@ -53,8 +60,10 @@ class DataLoader:
         device: (our addition) where to put the tensors of each batch.
 
     Raises:
-        ValueError: ``batch_size`` is not a positive integer, ``sampler`` comes with
-            ``shuffle=True``, or ``batch_sampler`` with another way of making batches.
+        ValueError: ``batch_size`` is not a positive integer (or None), ``sampler`` comes
+            with ``shuffle=True``, ``batch_sampler`` with another way of making batches,
+            ``drop_last`` without a ``batch_size``, or an ``IterableDataset`` with a way of
+            choosing indices.
         TypeError: ``generator`` is not a ``Generator``.
     """
 
@@ -66,9 +75,15 @@ class DataLoader:
                 raise ValueError("batch_sampler option is mutually exclusive with batch_size, "
                                  "shuffle, sampler, and drop_last")
             batch_size = None
+        elif batch_size is None:
+            if drop_last:
+                raise ValueError("batch_size=None option disables auto-batching and is "
+                                 "mutually exclusive with drop_last")
         elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size!r}")
+        if isinstance(dataset, IterableDataset):
+            check_loader_options(shuffle, sampler, batch_sampler)
         if generator is not None and not isinstance(generator, Generator):
             raise TypeError(f"generator must be a minitorch_meta.Generator, got "
                             f"{type(generator).__name__}; use Generator().manual_seed(seed)")
@@ -89,6 +104,8 @@ class DataLoader:
         if self.batch_sampler is not None:
             return len(self.batch_sampler)
         size = len(self.sampler) if self.sampler is not None else len(self.dataset)
+        if self.batch_size is None:
+            return size
         return size // self.batch_size if self.drop_last else math.ceil(size / self.batch_size)
 
     def __iter__(self) -> Iterator:
@@ -105,7 +122,19 @@ class DataLoader:
                 if k >= first_batch:
                     yield self._to_device(self._fetch(np.asarray(batch, dtype=np.int64)))
             return
+        if isinstance(self.dataset, IterableDataset):
+            collate = self.collate_fn or (
+                default_convert if self.batch_size is None else default_collate)
+            for batch in stream_batches(self.dataset, self.batch_size, self.drop_last, collate,
+                                        first_batch):
+                yield self._to_device(batch)
+            return
         order = self._order()
+        if self.batch_size is None:
+            convert = self.collate_fn or default_convert
+            for index in order[first_batch:]:
+                yield self._to_device(convert(self.dataset[int(index)]))
+            return
         for start in range(first_batch * self.batch_size, len(self) * self.batch_size,
                            self.batch_size):
             yield self._to_device(self._fetch(order[start:start + self.batch_size]))

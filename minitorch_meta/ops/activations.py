@@ -41,7 +41,7 @@ class Erf(Function):
     saved_for_backward = (0,)
 
     def infer(self, x):
-        dtype = x._dtype if x._dtype.is_floating_point else dtypes.DEFAULT_FLOAT
+        dtype = x._dtype if x._dtype.is_floating_point else dtypes.get_default_dtype()
         self.out_dtype = dtype
         return x._data.shape, dtype
 

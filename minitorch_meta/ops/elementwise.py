@@ -148,7 +148,7 @@ class Div(Binary):
     def infer(self, a, b=None):
         shape, dtype = super().infer(a, b)
         if not self.compute_dtype.is_floating_point:  # true division of integers
-            self.compute_dtype = dtypes.DEFAULT_FLOAT
+            self.compute_dtype = dtypes.get_default_dtype()
         return shape, self.compute_dtype
 
     def save(self, x, y, out):
@@ -230,7 +230,7 @@ class Unary(Function):
                 raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
                                 f"{x.dtype}; convert it with .float()")
             if self.float_result:
-                dtype = dtypes.DEFAULT_FLOAT
+                dtype = dtypes.get_default_dtype()
         self.out_dtype = dtype
         return x._data.shape, dtype
 

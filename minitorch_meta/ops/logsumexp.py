@@ -38,7 +38,7 @@ class Logsumexp(Function):
         self.axes = shapes.reduction_dims(self.op_name, self.dim, len(shape))
         # The max of an empty slice does not exist: such slices skip the shift (0 anyway).
         self.empty_slices = any(shape[a] == 0 for a in self.axes)
-        self.out_dtype = x._dtype if x._dtype.is_floating_point else dtypes.DEFAULT_FLOAT
+        self.out_dtype = x._dtype if x._dtype.is_floating_point else dtypes.get_default_dtype()
         return shapes.reduce_shape(self.op_name, shape, self.axes, self.keepdim), self.out_dtype
 
     def forward(self, backend, x):

@@ -168,7 +168,7 @@ class FloatBinary(Binary):
     def infer(self, a, b=None):
         shape, _ = super().infer(a, b)
         if not self.compute_dtype.is_floating_point:
-            self.compute_dtype = dtypes.DEFAULT_FLOAT
+            self.compute_dtype = dtypes.get_default_dtype()
         return shape, self.compute_dtype
 
 
