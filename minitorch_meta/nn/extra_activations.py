@@ -12,6 +12,7 @@ from ..tensor import Tensor
 from . import extra_activation_functions as A
 from .activation import _SoftmaxBase
 from .module import Module
+from .more_activations import AlphaActivation
 
 
 class GLU(Module):
@@ -104,22 +105,15 @@ class Threshold(Module):
         return f"threshold={self.threshold}, value={self.value}{inplace}"
 
 
-class CELU(Module):
+class CELU(AlphaActivation):
     """``x`` where positive, else ``alpha * (exp(x / alpha) - 1)``.
 
     Shape:
         unchanged.
     """
 
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
-
     def forward(self, input: Tensor) -> Tensor:
         return A.celu(input, self.alpha)
-
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
 class RReLU(Module):

@@ -40,22 +40,27 @@ class Softplus(Module):
         return f"beta={self.beta}, threshold={self.threshold}"
 
 
-class ELU(Module):
+class AlphaActivation(Module):
+    """An activation with one ``alpha`` and PyTorch's ``inplace`` flag (ELU, CELU): their
+    constructor and repr; each subclass's ``forward`` applies its function."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(AlphaActivation):
     """``x`` where positive, else ``alpha * (exp(x) - 1)``.
 
     Shape:
         unchanged.
     """
 
-    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
-        super().__init__()
-        self.alpha, self.inplace = alpha, inplace
-
     def forward(self, input: Tensor) -> Tensor:
         return A.elu(input, self.alpha)
-
-    def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
 class SELU(InplaceActivation):
