@@ -252,16 +252,4 @@ class Vdot(Dot):
     """
 
     op_name, backward_name = "vdot", "VdotBackward0"
-
-    def infer(self, a, b):
-        shapes.require_same_dtype(self.op_name, "self", a._dtype, "other", b._dtype)
-        sa, sb = tuple(a._data.shape), tuple(b._data.shape)
-        if len(sa) != 1 or len(sb) != 1:
-            raise shapes.ShapeRuntimeError(self.op_name, f"1D tensors expected, but got "
-                                                         f"{len(sa)}D and {len(sb)}D tensors")
-        if sa != sb:
-            raise shapes.ShapeRuntimeError(self.op_name, f"inconsistent tensor size: {sa[0]} "
-                                                         f"and {sb[0]} elements; both vectors "
-                                                         "must have the same number of "
-                                                         "elements")
-        return (), a._dtype
+    other_name = "other"

@@ -80,17 +80,19 @@ class Dot(Function):
 
     op_name, backward_name = "dot", "DotBackward0"
     saved_for_backward = ((0, 1), (1, 0))
+    other_name = "tensor"  # PyTorch's name for the second vector, in the dtype error
 
     def infer(self, a, b):
-        shapes.require_same_dtype("dot", "self", a._dtype, "tensor", b._dtype)
+        op = self.op_name
+        shapes.require_same_dtype(op, "self", a._dtype, self.other_name, b._dtype)
         sa, sb = tuple(a._data.shape), tuple(b._data.shape)
         if len(sa) != 1 or len(sb) != 1:
-            raise shapes.ShapeRuntimeError("dot", f"1D tensors expected, but got {len(sa)}D "
-                                                  f"and {len(sb)}D tensors")
+            raise shapes.ShapeRuntimeError(op, f"1D tensors expected, but got {len(sa)}D "
+                                               f"and {len(sb)}D tensors")
         if sa != sb:
-            raise shapes.ShapeRuntimeError("dot", f"inconsistent tensor size: {sa[0]} and "
-                                                  f"{sb[0]} elements; both vectors must have "
-                                                  "the same number of elements")
+            raise shapes.ShapeRuntimeError(op, f"inconsistent tensor size: {sa[0]} and "
+                                               f"{sb[0]} elements; both vectors must have "
+                                               "the same number of elements")
         return (), a._dtype
 
     def forward(self, backend, a, b):
