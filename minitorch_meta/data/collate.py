@@ -3,7 +3,8 @@
 
 Tensors and NumPy arrays are stacked along a new first dimension, Python ints become an
 int64 tensor, floats a float64 tensor, and tuples, lists and dicts are collated field by
-field. Strings are kept as a list.
+field (tuples and lists come back as lists, a namedtuple as itself, as in PyTorch). Strings
+are kept as a list.
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ def default_collate(samples: Sequence):
         if len(sizes) != 1:
             raise RuntimeError(f"each sample in a batch must have the same number of fields, got "
                                f"sizes {sorted(sizes)}")
-        return type(first)(default_collate(list(field)) for field in zip(*samples))
+        fields = [default_collate(list(field)) for field in zip(*samples)]
+        if hasattr(first, "_fields"):  # a namedtuple stays one, its fields batched
+            return type(first)(*fields)
+        return fields  # a tuple or a list comes back as a list, as in PyTorch
     kind = "number" if isinstance(first, Number) else type(first).__name__
     raise TypeError(f"default_collate: samples must hold tensors, NumPy arrays, numbers, strings, "
                     f"dicts, lists or tuples; found {kind}")

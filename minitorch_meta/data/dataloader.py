@@ -165,5 +165,8 @@ def _move(batch, device):
     if isinstance(batch, dict):
         return {key: _move(value, device) for key, value in batch.items()}
     if isinstance(batch, (tuple, list)):
-        return type(batch)(_move(value, device) for value in batch)
+        moved = [_move(value, device) for value in batch]
+        if hasattr(batch, "_fields"):  # a namedtuple takes its fields one by one
+            return type(batch)(*moved)
+        return type(batch)(moved)
     return batch

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,35 @@ def test_default_collate_structures():
         default_collate([mt.zeros(2), mt.zeros(3)])
     with pytest.raises(TypeError, match="found object"):
         default_collate([object()])
+
+
+def test_default_collate_returns_pytorchs_sequence_types():
+    """Tuples and lists of fields come back as lists, a namedtuple as itself (PyTorch's)."""
+    pytest.importorskip("torch", reason="PyTorch is the test reference")
+    from torch.utils.data import default_collate as torch_collate
+
+    pair = collections.namedtuple("pair", "x y")
+    for make in (tuple, list, lambda fields: pair(*fields)):
+        samples = [make([np.ones(2), 0]), make([np.zeros(2), 1])]
+        ours, theirs = default_collate(samples), torch_collate(samples)
+        assert type(ours) is type(theirs)
+        for a, b in zip(ours, theirs, strict=True):
+            np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert default_collate([pair(1, 2), pair(3, 4)]).y.tolist() == [2, 4]
+
+
+def test_device_option_moves_namedtuple_batches():
+    pair = collections.namedtuple("pair", "x y")
+
+    class Pairs(Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            return pair(np.full(2, float(i)), i)
+
+    batch = next(iter(DataLoader(Pairs(), batch_size=4, device="meta")))
+    assert isinstance(batch, pair) and batch.x.is_meta and tuple(batch.y.shape) == (4,)
 
 
 def test_bad_arguments_are_rejected():
