@@ -227,8 +227,9 @@ class Unary(Function):
         dtype = x._dtype
         if not dtype.is_floating_point:
             if self.floating_only:
-                raise TypeError(f"{self.op_name}: expected a floating-point tensor, got dtype "
-                                f"{x.dtype}; convert it with .float()")
+                # NotImplementedError: PyTorch's type, as it has no integer kernel
+                raise NotImplementedError(f"{self.op_name}: expected a floating-point tensor, "
+                                          f"got dtype {x.dtype}; convert it with .float()")
             if self.float_result:
                 dtype = dtypes.get_default_dtype()
         self.out_dtype = dtype

@@ -44,8 +44,8 @@ class Prelu(Function):
             raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                                f"ndim = {weight._data.ndim}")
         if not x._dtype.is_floating_point:
-            raise TypeError(f"prelu: expected a floating-point tensor, got dtype {x._dtype}; "
-                            "convert it with .float()")
+            raise NotImplementedError(f"prelu: expected a floating-point tensor, got dtype "
+                                      f"{x._dtype}; convert it with .float()")
         # The weight as a tensor of the input's rank: (1, C, 1, ...) or, up to 1-D, (1,)/().
         laid = [1] * len(shape)
         if len(shape) > 1:

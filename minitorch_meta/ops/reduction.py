@@ -80,8 +80,9 @@ class Mean(Sum):
 
     def infer(self, x):
         if not x.dtype.is_floating_point:
-            raise TypeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
-                            "convert it with .float()")
+            # RuntimeError: PyTorch's type ("could not infer output dtype")
+            raise RuntimeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
+                               "convert it with .float()")
         shape, dtype = super().infer(x)
         sizes = x._data.shape
         axes = self.axes if self.axes is not None else range(len(sizes))
