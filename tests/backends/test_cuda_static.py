@@ -144,6 +144,7 @@ def test_the_cupy_only_pieces_exist_in_cupy():
 NUMPY_ALLOWED = {
     "backends/numpy_backend.py": "it is the NumPy backend",
     "backends/numpy_minmax.py": "a kernel of the NumPy backend's alone (CuPy needs no such help)",
+    "backends/numpy_select.py": "the NumPy backend's where (CuPy's select does not branch)",
     "backends/numpy_erf.py": "the NumPy backend's erf (CuPy has cupyx.scipy.special.erf)",
     "backends/numpy_scatter.py": "the NumPy backend's scatter-add (CuPy has cupyx.scatter_add)",
     "backends/meta.py": "NumPy dtypes and broadcast_shapes describe shapes, no data",
