@@ -36,6 +36,7 @@ from .broadcast_functions import broadcast_shapes, broadcast_tensors
 from .combinatorial_functions import block_diag, cartesian_prod, combinations, meshgrid, vander
 from .compiling import compile
 from .conversion import asarray, scalar_tensor
+from .cumulative_functions import cummax, cummin, cumprod, diff, logcumsumexp
 from .device import device, get_default_device, set_default_device
 from .dtypes import dtype, get_default_dtype, set_default_dtype
 from .errors import DeviceError, MetaDataError, ShapeError, ShapeRuntimeError
@@ -470,4 +471,5 @@ __all__ = [
     "dropout", "embedding", "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div",
     "layer_norm", "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
     "poisson_nll_loss", "rms_norm", "triplet_margin_loss",
+    "cummax", "cummin", "cumprod", "diff", "logcumsumexp",
 ]

@@ -6,8 +6,6 @@ call these, so a method and a function never differ.
 
 from __future__ import annotations
 
-import builtins
-import math
 from numbers import Number
 
 from .ops import (
@@ -28,6 +26,7 @@ from .ops import gather as gathering
 from .ops import split as splitting
 from .ops.function import common_backend
 from .ops.shapes import fmt
+from .variance import std, var  # noqa: F401 - functions of this module
 
 # ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
 # cannot be imported here at load time, and an import inside ``_binary`` would cost ~1 µs
@@ -471,26 +470,6 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08):
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
     """Whether every element of ``input`` is close to ``other`` (see ``isclose``)."""
     return bool(isclose(input, other, rtol, atol).all().item())
-
-
-def var(input, dim=None, keepdim: bool = False, *, correction: int = 1):
-    """Variance over ``dim`` (all elements when None), with Bessel's ``correction`` (1)."""
-    centred = sub(input, mean(input, dim, keepdim=True))
-    count = input.numel() if dim is None else _count(input, dim)
-    # ``max`` and ``sum`` in this module are the tensor functions: use the builtin here.
-    return _composed(div(sum(centred * centred, dim, keepdim),
-                         builtins.max(count - correction, 0)), "VarBackward0")
-
-
-def std(input, dim=None, keepdim: bool = False, *, correction: int = 1):
-    """Standard deviation: ``sqrt(var(...))``."""
-    return _composed(sqrt(var(input, dim, keepdim, correction=correction)), "StdBackward0")
-
-
-def _count(input, dim) -> int:
-    """How many elements ``dim`` (one dimension or several) spans."""
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return math.prod(input.shape[d] for d in dims)
 
 
 def softmax(input, dim: int):

@@ -129,3 +129,17 @@ class LinalgLstsqResult(NamedTuple):
     residuals: object
     rank: object
     singular_values: object
+
+
+class CummaxResult(NamedTuple):
+    """``torch.return_types.cummax``: the running maxima and where each is."""
+
+    values: object
+    indices: object
+
+
+class CumminResult(NamedTuple):
+    """``torch.return_types.cummin``: the running minima and where each is."""
+
+    values: object
+    indices: object

@@ -137,21 +137,11 @@ def std_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = Fals
 
 
 def _moments(op: str, node: str, root: bool, input, dim, unbiased, keepdim, correction):
-    from .functions import _composed, mean, sqrt, var
+    from .functions import _composed, mean, sqrt
+    from .variance import spread_arguments, variance
 
-    if isinstance(dim, bool):  # the (input, unbiased) overload
-        dim, unbiased = None, dim
-    if unbiased is not None and correction is not None:
-        raise TypeError(f"{op}(): pass either unbiased or correction, not both "
-                        "(unbiased=False is correction=0)")
-    if not input.dtype.is_floating_point:
-        raise RuntimeError(f"{op} only support floating point and complex dtypes, but got "
-                           f"{input.dtype}; convert the input with .float()")
-    if correction is None:
-        correction = 0 if unbiased is False else 1
-    if isinstance(dim, (tuple, list)) and not dim:  # empty: every dim
-        dim = None
-    spread = var(input, dim, keepdim, correction=correction)
+    dim, correction = spread_arguments(op, dim, unbiased, correction)
+    spread = variance(op, input, dim, keepdim, correction, stacklevel=4)
     if root:
         spread = sqrt(spread)
     # PyTorch computes both in one node; here each output's last node bears its name

@@ -14,6 +14,7 @@ import warnings
 
 from . import alias_functions as AF
 from . import broadcast_functions as BF
+from . import cumulative_functions as CF
 from . import dtypes
 from . import functions as F
 from . import layout_functions as LF
@@ -432,3 +433,7 @@ class TensorMethods:
     get_device, ndimension, is_inference, byte = (
         PR.get_device, PR.ndimension, PR.is_inference, PR.byte)
     is_cpu = property(PR.is_cpu)
+    # running reductions and differences (cumulative_functions.py)
+    cumprod, cummax, cummin, logcumsumexp, diff = (
+        CF.cumprod, CF.cummax, CF.cummin, CF.logcumsumexp, CF.diff)
+    cumprod_, cumsum_ = CF.cumprod_, CF.cumsum_

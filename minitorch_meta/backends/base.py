@@ -150,6 +150,10 @@ running reductions and contractions
     prod(a, axis, keepdims)     product in ``a``'s dtype (``axis``: None or an int)
     cumsum(a, axis) / cumprod(a, axis)   running sum / product along ``axis`` (an int), in
                                 ``a``'s dtype (``a`` has at least one dimension)
+    scan(name, a, axis)         the running ``binary(name, ...)`` along ``axis`` (an int;
+                                ``a`` has at least one dimension), in ``a``'s dtype: ``name``
+                                in "maximum", "minimum" (NaN propagates), "logaddexp"
+                                (floating ``a``; exact at -inf and inf)
     einsum(equation, *operands) a new array (never a view of an operand; 0-d for a full
                                 contraction): ``equation`` is explicit (``"ij,jk->ik"``),
                                 letters only; a letter has one size in every operand (no
@@ -254,6 +258,7 @@ class Backend:
     def prod(self, a, axis, keepdims): self._missing("prod")
     def cumsum(self, a, axis): self._missing("cumsum")
     def cumprod(self, a, axis): self._missing("cumprod")
+    def scan(self, name, a, axis): self._missing("scan")
     def einsum(self, equation, *operands): self._missing("einsum")
     def categorical(self, weights, u): self._missing("categorical")
     def as_strided(self, a, shape, strides): self._missing("as_strided")

@@ -11,7 +11,7 @@ here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im) and
 ``xp_adaptive_max_pooling.py``; ``xp_half.py`` runs the float16 ones in float32;
 ``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
-float16 sums (``sum``, ``cumsum``, ``cumprod``), ``erf`` and, where ``half_gemm_dtype``
+float16 sums (``sum``, ``cumsum``, ``cumprod``, ``scan``), ``erf`` and, where ``half_gemm_dtype``
 says so, float16 GEMMs (``matmul``, ``einsum``) compute in float32 and round the result
 once, as PyTorch does (see ``xp_half.py`` for why).
 """
@@ -355,6 +355,21 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def cumprod(self, a, axis):
         wide = self._accumulator(a)
         return self.xp.multiply.accumulate(a, axis=axis, dtype=wide).astype(a.dtype, copy=False)
+
+    def scan(self, name, a, axis):
+        # A doubling scan (log2(n) rounds, each combining every element with the one
+        # ``step`` places before it) rather than ``ufunc.accumulate``: CuPy accumulates only
+        # with ``add``, and this keeps one code path for both devices. max, min and
+        # logaddexp are associative, so the grouping changes no value beyond rounding.
+        combine, n = self._binary[name], a.shape[axis]
+        out = a.astype(self._accumulator(a))  # a copy: the rounds write into it
+        step = 1
+        while step < n:
+            later = (slice(None),) * axis + (slice(step, None),)
+            earlier = (slice(None),) * axis + (slice(0, n - step),)
+            out[later] = combine(out[later], out[earlier])  # the right side is a new array
+            step *= 2
+        return out.astype(a.dtype, copy=False)
 
     def _accumulator(self, a):
         """The dtype running sums and products of ``a`` are accumulated in."""

@@ -27,15 +27,17 @@ class Cumsum(Function):
 
     op_name, backward_name = "cumsum", "CumsumBackward0"
     dim, dtype = 0, None
+    #: what the op runs, in its error messages
+    running = "sum"
 
     def infer(self, x):
         shape = x._data.shape
         self.axis = shapes.normalize_dim(self.op_name, self.dim, len(shape))
         self.out_dtype = accumulation_dtype(self.op_name, x, self.dtype)
         if self.out_dtype is dtypes.bool_:
-            raise NotImplementedError("cumsum: a running sum cannot be bool (PyTorch has no "
-                                      "such kernel either); pass dtype=torch.int64 or leave "
-                                      "dtype out")
+            raise NotImplementedError(f"{self.op_name}: a running {self.running} cannot be "
+                                      "bool (PyTorch has no such kernel either); pass "
+                                      "dtype=torch.int64 or leave dtype out")
         return shape, self.out_dtype
 
     def forward(self, backend, x):
