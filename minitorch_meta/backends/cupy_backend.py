@@ -188,6 +188,13 @@ class CupyBackend(XpBackend):
     def erf(self, a):
         return self._cupyx.scipy.special.erf(a)
 
+    def cumprod(self, a, axis):
+        # CuPy's ufuncs accumulate only with ``add``, so not ``multiply.accumulate`` as in
+        # XpBackend (which NumPy keeps: its ``cumprod`` function would warn from NumPy's
+        # module, outside our filter); float16 runs in float32, as there.
+        wide = self._accumulator(a)
+        return self._cupy.cumprod(a, axis=axis, dtype=wide).astype(a.dtype, copy=False)
+
     def generator_state(self, generator):
         raise NotImplementedError(_NO_CUDA_RNG_STATE)
 
