@@ -16,6 +16,7 @@ from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
+from . import indexing_functions as IX
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
@@ -432,3 +433,8 @@ class TensorMethods:
     get_device, ndimension, is_inference, byte = (
         PR.get_device, PR.ndimension, PR.is_inference, PR.byte)
     is_cpu = property(PR.is_cpu)
+    # reads and writes at masks, flat positions and index tuples (indexing_functions.py)
+    masked_select, masked_scatter, masked_scatter_ = (
+        IX.masked_select, IX.masked_scatter, IX.masked_scatter_)
+    take, take_along_dim, put, put_ = IX.take, IX.take_along_dim, IX.put, IX.put_
+    index_put, index_put_ = IX.index_put, IX.index_put_
