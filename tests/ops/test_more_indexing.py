@@ -510,3 +510,32 @@ def test_index_put_with_no_index_writes_everywhere(device):
     out.sum().backward()
     assert x.grad.tolist() == [[0, 0, 0], [0, 0, 0]] and values.grad.tolist() == [2, 2, 2]
     assert x.index_put((), values, accumulate=True).tolist() == [[1, 2, 3], [1, 2, 3]]
+
+
+def test_masked_select_shape_rule_counts_the_broadcast_mask():
+    # On data backends the kernel's result has this length; the rule says it beforehand.
+    from minitorch_meta.ops.masked_select import MaskedSelect
+
+    x, mask = mt.ones(3, 4), mt.tensor([True, False, True, False])
+    assert MaskedSelect(count=2).infer(x, mask) == ((6,), mt.float32)
+    assert MaskedSelect(count=0).infer(mt.ones(0, 4), mask) == ((0,), mt.float32)
+    grid = mt.tensor([[True, False, False, False], [False] * 4, [False, True, False, False]])
+    assert MaskedSelect(count=2).infer(mt.ones(2, 1, 4), grid) == ((4,), mt.float32)
+
+
+def test_index_put_on_meta_accepts_values_as_long_as_an_unknown_mask_count():
+    x = mt.empty(6, 4, device="meta")
+    mask = mt.empty(6, dtype=mt.bool, device="meta")
+    for values in (mt.empty(5, 4, device="meta"), mt.empty(5, 1, device="meta")):
+        assert x.index_put((mask,), values).shape == (6, 4)
+    with pytest.raises(RuntimeError, match="value tensor of shape"):
+        x.index_put((mask,), mt.empty(5, 3, device="meta"))
+
+
+def test_flat_positions_are_made_non_negative_for_every_backend():
+    # CuPy's indexing need not read a negative position from the end as NumPy does.
+    from minitorch_meta.ops.take_put import flat_positions
+
+    backend = mt.zeros(1)._backend
+    positions = flat_positions(backend, "take", np.array([[-6, 5], [-1, 0]]), 6)
+    assert positions.tolist() == [0, 5, 5, 0]
