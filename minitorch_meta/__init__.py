@@ -182,6 +182,15 @@ from .functions import (
     var,
     where,
 )
+from .indexing_functions import (
+    index_put,
+    index_put_,
+    masked_scatter,
+    masked_select,
+    put,
+    take,
+    take_along_dim,
+)
 from .integration_functions import cumulative_trapezoid, trapezoid, trapz
 from .layout_functions import (
     atleast_1d,
@@ -472,4 +481,6 @@ __all__ = [
     "layer_norm", "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
     "poisson_nll_loss", "rms_norm", "triplet_margin_loss",
     "cummax", "cummin", "cumprod", "diff", "logcumsumexp",
+    "index_put", "index_put_", "masked_scatter", "masked_select", "put", "take",
+    "take_along_dim",
 ]

@@ -17,6 +17,7 @@ from . import broadcast_functions as BF
 from . import cumulative_functions as CF
 from . import dtypes
 from . import functions as F
+from . import indexing_functions as IX
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
@@ -437,3 +438,8 @@ class TensorMethods:
     cumprod, cummax, cummin, logcumsumexp, diff = (
         CF.cumprod, CF.cummax, CF.cummin, CF.logcumsumexp, CF.diff)
     cumprod_, cumsum_ = CF.cumprod_, CF.cumsum_
+    # reads and writes at masks, flat positions and index tuples (indexing_functions.py)
+    masked_select, masked_scatter, masked_scatter_ = (
+        IX.masked_select, IX.masked_scatter, IX.masked_scatter_)
+    take, take_along_dim, put, put_ = IX.take, IX.take_along_dim, IX.put, IX.put_
+    index_put, index_put_ = IX.index_put, IX.index_put_
