@@ -19,12 +19,12 @@ The gradient is PyTorch's: with ``nll = -log p`` and ``lab[t, s] = alpha + beta`
 The second term is exactly the derivative of ``nll`` with respect to ``log_probs[t, c]``
 (the share of the probability of the paths that emit ``c`` at frame ``t``, negated).
 The first term, ``exp(log_probs)``, is PyTorch's: it sums to 1 over the classes (the
-inputs being log-probabilities), so the
-backward of a ``log_softmax`` in front of the loss cancels it, and the gradient with
-respect to the logits is the exact one. So, as in PyTorch, the gradient is exact through
-``log_softmax`` and not with respect to free ``log_probs``. Both ``alpha`` and ``beta``
-count frame ``t``'s own log-probability, hence the ``- lp``. Each term ``exp(lab + nll - lp)``
-is a share of probability in ``[0, 1]``, so it is summed as it is (no log-sum-exp needed).
+inputs being log-probabilities), so the backward of a ``log_softmax`` in front of the loss
+cancels it, and the gradient with respect to the logits is the exact one. So, as in
+PyTorch, the gradient is exact through ``log_softmax``, not with respect to free
+``log_probs``. Both ``alpha`` and ``beta`` count frame ``t``'s own log-probability, hence
+the ``- lp``. Each term ``exp(lab + nll - lp)`` is a share of probability in ``[0, 1]``,
+so it is summed as it is (no log-sum-exp needed).
 """
 
 from __future__ import annotations
