@@ -104,13 +104,18 @@ def test_gradient_of_free_log_probs_is_torchs(dtype, device, torch_ref):
                                atol=1e-5)
 
 
-def test_a_target_too_long_for_its_input_is_infinite_with_nan_gradients(device, torch_ref):
+@pytest.mark.parametrize("through_log_softmax", [True, False])
+def test_a_target_too_long_for_its_input_is_infinite_with_nan_gradients(through_log_softmax,
+                                                                       device, torch_ref):
     x = np.random.default_rng(0).standard_normal((3, 2, 4))
+    if not through_log_softmax:  # every class's gradient is NaN, not only the target's
+        x = x - np.log(np.exp(x).sum(2, keepdims=True))
     grads, values = [], []
     for T, where in ((mt, device), (torch_ref, "cpu")):
         leaf = T.tensor(x, device=where, requires_grad=True)
-        out = T.nn.functional.ctc_loss(leaf.log_softmax(2), T.tensor(SHORT, device=where),
-                                       (3, 3), (3, 2), reduction="none")
+        out = T.nn.functional.ctc_loss(leaf.log_softmax(2) if through_log_softmax else leaf,
+                                       T.tensor(SHORT, device=where), (3, 3), (3, 2),
+                                       reduction="none")
         out.sum().backward()
         values.append(out.detach().cpu().numpy())
         grads.append(leaf.grad.cpu().numpy())
