@@ -16,6 +16,7 @@ from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
+from .ctc_loss import CTCLoss
 from .dropout import Dropout
 from .embedding import Embedding
 from .embedding_bag import EmbeddingBag
@@ -145,6 +146,7 @@ __all__ = [
     "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d", "ZeroPad1d",
     "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "EmbeddingBag",
+    "CTCLoss",
 ]
 
 

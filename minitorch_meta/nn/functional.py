@@ -382,6 +382,7 @@ from .alpha_dropout import alpha_dropout, feature_alpha_dropout  # noqa: E402, F
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .bilinear import bilinear  # noqa: E402, F401
 from .channel_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from .ctc_loss import ctc_loss  # noqa: E402, F401
 from .embedding_bag import embedding_bag  # noqa: E402, F401
 from .extra_activation_functions import (  # noqa: E402, F401
     celu,
