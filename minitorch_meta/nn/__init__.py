@@ -94,6 +94,7 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Parameter, UninitializedParameter
+from .parameter_dict import ParameterDict
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
@@ -145,6 +146,7 @@ __all__ = [
     "ReflectionPad1d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad3d", "ZeroPad1d",
     "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "EmbeddingBag",
+    "ParameterDict",
 ]
 
 
