@@ -103,6 +103,7 @@ from .functions import (
     cat,
     cdist,
     celu,
+    channel_shuffle,
     chunk,
     clamp,
     clamp_max,
@@ -147,6 +148,7 @@ from .functions import (
     neg,
     norm,
     numel,
+    pdist,
     permute,
     pixel_shuffle,
     pixel_unshuffle,
@@ -470,4 +472,5 @@ __all__ = [
     "dropout", "embedding", "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div",
     "layer_norm", "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
     "poisson_nll_loss", "rms_norm", "triplet_margin_loss",
+    "channel_shuffle", "pdist",
 ]
