@@ -104,6 +104,7 @@ from .functions import (
     cat,
     cdist,
     celu,
+    channel_shuffle,
     chunk,
     clamp,
     clamp_max,
@@ -148,6 +149,7 @@ from .functions import (
     neg,
     norm,
     numel,
+    pdist,
     permute,
     pixel_shuffle,
     pixel_unshuffle,
@@ -483,4 +485,5 @@ __all__ = [
     "cummax", "cummin", "cumprod", "diff", "logcumsumexp",
     "index_put", "index_put_", "masked_scatter", "masked_select", "put", "take",
     "take_along_dim",
+    "channel_shuffle", "pdist",
 ]

@@ -706,3 +706,19 @@ def rrelu(input, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: b
     from .nn.extra_activation_functions import rrelu as randomized
 
     return randomized(input, lower, upper, training)
+
+
+def pdist(input, p: float = 2):
+    """The p-norm distance between every pair of rows ``i < j`` of ``input`` ``(N, M)``, in
+    the order ``(0, 1), (0, 2), ..., (1, 2), ...``: ``(N * (N - 1) / 2,)``
+    (``PdistBackward0``; also ``nn.functional.pdist``)."""
+    from .ops.pdist import Pdist
+
+    return Pdist(p=float(p))(input)
+
+
+def channel_shuffle(input, groups: int):
+    """Interleave the channels of ``groups`` groups (``nn.functional.channel_shuffle``)."""
+    from .nn.channel_shuffle import channel_shuffle as shuffle
+
+    return shuffle(input, groups)

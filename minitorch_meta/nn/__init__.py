@@ -13,6 +13,7 @@ from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .bilinear import Bilinear
 from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
+from .channel_shuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
@@ -95,6 +96,7 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Parameter, UninitializedParameter
+from .parameter_dict import ParameterDict
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
@@ -147,6 +149,8 @@ __all__ = [
     "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
     "EmbeddingBag",
     "CTCLoss",
+    "ParameterDict",
+    "ChannelShuffle",
 ]
 
 

@@ -310,12 +310,14 @@ class ParameterList(Module):
         return "\n".join(f"  ({k}): {_describe(value)}" for k, value in enumerate(self))
 
 
-def _describe(value) -> str:
+def _describe(value, type_name=None) -> str:
     """One entry of ``ParameterList``'s repr, PyTorch's: the dtype and size, not the values
-    (and the device when it is a GPU)."""
+    (and the device when it is a GPU). ``type_name(tensor)`` replaces the dtype
+    (``ParameterDict`` prints ``torch.FloatTensor``)."""
     if not isinstance(value, Tensor):
         return f"Object of type: {type(value).__name__}"
     size = "x".join(str(n) for n in value.shape)
     device = f" ({value.device})" if value.device.type == "cuda" else ""
     kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
-    return f"{kind} containing: [{value.dtype} of size {size}{device}]"
+    what = value.dtype if type_name is None else type_name(value)
+    return f"{kind} containing: [{what} of size {size}{device}]"

@@ -359,6 +359,7 @@ def _embedding_rows(weight: Tensor) -> int:
 
 
 # More activations, vector similarity and channel dropout, each in a file of its own.
+from ..functions import pdist  # noqa: E402, F401
 from .activation_functions import (  # noqa: E402, F401
     elu,
     hardsigmoid,
@@ -382,6 +383,7 @@ from .alpha_dropout import alpha_dropout, feature_alpha_dropout  # noqa: E402, F
 from .attention_functions import scaled_dot_product_attention  # noqa: E402, F401
 from .bilinear import bilinear  # noqa: E402, F401
 from .channel_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
+from .channel_shuffle import channel_shuffle  # noqa: E402, F401
 from .ctc_loss import ctc_loss  # noqa: E402, F401
 from .embedding_bag import embedding_bag  # noqa: E402, F401
 from .extra_activation_functions import (  # noqa: E402, F401
@@ -403,6 +405,7 @@ from .extra_activation_functions import (  # noqa: E402, F401
     threshold_,
 )
 from .fold import fold, unfold  # noqa: E402, F401
+from .gumbel_softmax import gumbel_softmax  # noqa: E402, F401
 from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,

@@ -13,6 +13,7 @@ from .. import functions, linalg
 from ..autograd import no_grad
 from ..factories import eye
 from ..tensor import Tensor
+from .init_identity import dirac_, eye_  # noqa: F401 (nn.init's names)
 
 _LINEAR_LIKE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d", "sigmoid")

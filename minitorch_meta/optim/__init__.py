@@ -1,13 +1,14 @@
 """Optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
 ``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``, and the
-quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``.
+quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``; weight averaging (SWA, EMA) in
+``swa_utils``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
 every device, meta included (where a step only checks shapes); ``LBFGS``, whose
 iterations are decided by values, refuses meta.
 """
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -25,4 +26,5 @@ from .sgd import SGD
 __all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD",
            "lr_scheduler",
            "ASGD", "Adamax", "NAdam", "RAdam", "Rprop",
-           "LBFGS"]
+           "LBFGS",
+           "swa_utils"]
