@@ -181,6 +181,7 @@ from .functions import (
     var,
     where,
 )
+from .index_functions import argwhere, tril_indices, triu_indices, unravel_index
 from .integration_functions import cumulative_trapezoid, trapezoid, trapz
 from .layout_functions import (
     atleast_1d,
@@ -320,6 +321,7 @@ from .scatter_functions import (
     scatter_add,
     scatter_reduce,
 )
+from .search_functions import bucketize, histc, isin, searchsorted
 from .shape_functions import (
     dstack,
     hstack,
@@ -470,4 +472,6 @@ __all__ = [
     "dropout", "embedding", "group_norm", "hinge_embedding_loss", "instance_norm", "kl_div",
     "layer_norm", "margin_ranking_loss", "max_pool1d", "max_pool2d", "pairwise_distance",
     "poisson_nll_loss", "rms_norm", "triplet_margin_loss",
+    "argwhere", "bucketize", "histc", "isin", "searchsorted", "tril_indices", "triu_indices",
+    "unravel_index",
 ]

@@ -16,6 +16,7 @@ from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import dtypes
 from . import functions as F
+from . import index_functions as IF
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
@@ -24,6 +25,7 @@ from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
+from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import unique_functions as UF
@@ -432,3 +434,5 @@ class TensorMethods:
     get_device, ndimension, is_inference, byte = (
         PR.get_device, PR.ndimension, PR.is_inference, PR.byte)
     is_cpu = property(PR.is_cpu)
+    # searching and index building (search_functions.py, index_functions.py)
+    histc, argwhere = SE.histc, IF.argwhere
