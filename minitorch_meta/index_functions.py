@@ -13,6 +13,7 @@ rows' lengths. None has a gradient.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -150,6 +151,15 @@ def unravel_index(indices, shape) -> tuple:
     if indices.dtype.is_floating_point or indices.dtype is dtypes.bool_:
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
     sizes = _shape_sizes(shape)
+    if 0 in sizes:  # no element: every coordinate would be taken modulo 0
+        if indices.numel():
+            raise RuntimeError(f"ZeroDivisionError: unravel_index: the shape {sizes} has no "
+                               f"elements, so no flat index lies in it (got {indices.numel()} "
+                               "indices)")
+        from .factories import zeros
+
+        return tuple(zeros(tuple(indices.shape), dtype=dtypes.int64, device=indices.device)
+                     for _ in sizes)
     strides = [math.prod(sizes[d + 1:]) for d in range(len(sizes))]  # C order
     from .factories import tensor
 
@@ -164,7 +174,7 @@ def _shape_sizes(shape) -> tuple:
     """``unravel_index``'s ``shape``: an int or a sequence of non-negative ints."""
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
         shape = (shape,)
-    if not isinstance(shape, (tuple, list)):
+    if not isinstance(shape, Sequence):
         raise TypeError(f"expected 'shape' to be int or sequence of ints, but got "
                         f"{type(shape)}")
     for size in shape:

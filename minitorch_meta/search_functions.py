@@ -11,7 +11,7 @@ from numbers import Number
 from . import dtypes
 from . import functions as F
 from .ops.histc import Histc
-from .ops.isin import Isin
+from .ops.isin import ISIN_BOOL, Isin
 from .ops.searchsorted import Bucketize, SearchSorted
 from .ops.split import as_int
 
@@ -61,6 +61,8 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     Shape:
         ``elements``' shape (0-d for a number), bool.
     """
+    if isinstance(elements, bool) or isinstance(test_elements, bool):
+        raise RuntimeError(ISIN_BOOL)  # as a bool tensor would
     if not _is_tensor(elements):
         if not _is_tensor(test_elements):
             raise TypeError(f"isin(): expected elements or test_elements to be a Tensor, but "

@@ -13,6 +13,9 @@ from __future__ import annotations
 from .. import dtypes
 from .function import Function
 
+ISIN_BOOL = ("Unsupported input type encountered for isin(): Bool; convert both sides to an "
+             "integer dtype, e.g. with .int()")
+
 
 class Isin(Function):
     """True where an element of ``elements`` equals some element of ``test_elements``
@@ -32,8 +35,7 @@ class Isin(Function):
     def infer(self, elements, test_elements):
         for t in (elements, test_elements):
             if t._dtype is dtypes.bool_:
-                raise RuntimeError("Unsupported input type encountered for isin(): Bool; "
-                                   "convert both sides to an integer dtype, e.g. with .int()")
+                raise RuntimeError(ISIN_BOOL)
         self.common = dtypes.promote_tensors(elements._dtype, elements._data.ndim == 0,
                                              test_elements._dtype, test_elements._data.ndim == 0)
         return tuple(elements._data.shape), dtypes.bool_
