@@ -160,6 +160,14 @@ def test_nan_in_the_sequence_counts_as_the_largest_value(device):
     assert mt.searchsorted(s, v, right=True).tolist() == [[1, 4], [1, 4]]
 
 
+def test_compared_in_the_promoted_dtype(device):
+    s, v = np.array([2.0**24, 2.0**25], np.float32), np.array([2**24 + 1, 2**25 - 1])
+    for right in (False, True):
+        ours = mt.searchsorted(mt.tensor(s, device=device), mt.tensor(v, device=device),
+                               right=right)
+        _same(ours, torch.searchsorted(torch.tensor(s), torch.tensor(v), right=right))
+
+
 def test_a_large_batch_is_exact(device):
     # Rows of float64 values 1 ulp apart: shifting the values per row would round them.
     rng = np.random.default_rng(4)
@@ -320,6 +328,9 @@ def test_isin_special_floats_and_unique_inputs(device):
     (np.array([[1, 2], [3, 4]]), 2), (np.array([1, 2]), 2.5), (2, np.array([[1, 2], [3, 4]])),
     (2.0, np.array([1, 2])), (np.array([1.5, 2.0], np.float32), 2), (np.array(3), 3),
     (np.array([1, 300], np.int64), np.array([44], np.uint8)),
+    # compared in float32, the promoted dtype, where 2**24 + 1 rounds to 2**24
+    (np.array([2**24 + 1, 3]), np.array([2.0**24, 1.0], np.float32)),
+    (np.array([2**24 + 1, 3]), 2.0**24),
 ])
 def test_isin_with_a_number_on_either_side_as_torch(elements, test, device):
     def make(lib, v):
