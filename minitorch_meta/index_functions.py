@@ -13,9 +13,8 @@ rows' lengths. None has a gradient.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
-
-import numpy as np
 
 from . import dtypes
 from . import functions as F
@@ -88,10 +87,15 @@ def _triangle_indices(op: str, lower: bool, row, col, offset, dtype, device, lay
 
 
 def _position_int(op: str, name: str, position: int, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not _is_int(value) or isinstance(value, bool):
         raise TypeError(f"{op}(): argument '{name}' (position {position}) must be int, not "
                         f"{type(value).__name__}")
-    return int(value)
+    return operator.index(value)
+
+
+def _is_int(value) -> bool:
+    """A Python or NumPy integer (anything with ``__index__`` but a tensor)."""
+    return hasattr(type(value), "__index__") and not _is_tensor(value)
 
 
 def _lower_count(row: int, col: int, offset: int) -> int:
@@ -172,16 +176,16 @@ def unravel_index(indices, shape) -> tuple:
 
 def _shape_sizes(shape) -> tuple:
     """``unravel_index``'s ``shape``: an int or a sequence of non-negative ints."""
-    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+    if _is_int(shape):
         shape = (shape,)
     if not isinstance(shape, Sequence):
         raise TypeError(f"expected 'shape' to be int or sequence of ints, but got "
                         f"{type(shape)}")
     for size in shape:
-        if not isinstance(size, (int, np.integer)):
+        if not _is_int(size):
             raise TypeError(f"expected 'shape' sequence to only contain ints, but got "
                             f"{type(size)}")
-    sizes = tuple(int(s) for s in shape)
+    sizes = tuple(operator.index(s) for s in shape)
     if any(s < 0 for s in sizes):
         raise ValueError(f"'shape' cannot have negative values, but got {sizes}")
     return sizes
