@@ -184,6 +184,7 @@ from .functions import (
     var,
     where,
 )
+from .index_functions import argwhere, tril_indices, triu_indices, unravel_index
 from .indexing_functions import (
     index_put,
     index_put_,
@@ -332,6 +333,7 @@ from .scatter_functions import (
     scatter_add,
     scatter_reduce,
 )
+from .search_functions import bucketize, histc, isin, searchsorted
 from .shape_functions import (
     dstack,
     hstack,
@@ -486,4 +488,6 @@ __all__ = [
     "index_put", "index_put_", "masked_scatter", "masked_select", "put", "take",
     "take_along_dim",
     "channel_shuffle", "pdist",
+    "argwhere", "bucketize", "histc", "isin", "searchsorted", "tril_indices", "triu_indices",
+    "unravel_index",
 ]

@@ -17,6 +17,7 @@ from . import broadcast_functions as BF
 from . import cumulative_functions as CF
 from . import dtypes
 from . import functions as F
+from . import index_functions as IF
 from . import indexing_functions as IX
 from . import layout_functions as LF
 from . import linalg_aliases as LA
@@ -26,6 +27,7 @@ from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
 from . import scatter_functions as SC
+from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import unique_functions as UF
@@ -443,3 +445,5 @@ class TensorMethods:
         IX.masked_select, IX.masked_scatter, IX.masked_scatter_)
     take, take_along_dim, put, put_ = IX.take, IX.take_along_dim, IX.put, IX.put_
     index_put, index_put_ = IX.index_put, IX.index_put_
+    # searching and index building (search_functions.py, index_functions.py)
+    histc, argwhere = SE.histc, IF.argwhere

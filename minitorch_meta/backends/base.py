@@ -159,6 +159,13 @@ running reductions and contractions
                                 letters only; a letter has one size in every operand (no
                                 broadcasting), and one repeated in an operand takes its
                                 diagonal
+searching
+    searchsorted(sorted_sequence, values, right)   int64 positions, of ``values``' shape,
+                                where each value would be inserted into its sorted row to
+                                keep it sorted: after the equal elements (``right``) or
+                                before them. ``sorted_sequence`` (m,) serves ``values`` of any
+                                shape; ``(rows, m)`` serves ``(rows, k)`` row by row. Both of
+                                one dtype, not bool; NaN counts as the largest value
 """
 
 from __future__ import annotations
@@ -264,6 +271,7 @@ class Backend:
     def as_strided(self, a, shape, strides): self._missing("as_strided")
     def data_ptr(self, a): self._missing("data_ptr")
     def storage_offset(self, a): self._missing("storage_offset")
+    def searchsorted(self, sorted_sequence, values, right): self._missing("searchsorted")
 
 
 def contiguous_strides(shape) -> tuple:

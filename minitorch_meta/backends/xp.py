@@ -388,6 +388,28 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             out = out.copy()
         return out
 
+    # -- searching -------------------------------------------------------------------
+    def searchsorted(self, sorted_sequence, values, right):
+        xp = self.xp
+        side = "right" if right else "left"
+        if sorted_sequence.ndim == 2 and sorted_sequence.shape[0] == 1:
+            sorted_sequence = sorted_sequence[0]  # one row serves (1, k) values as 1-D
+        if sorted_sequence.ndim == 1:  # ``asarray``: a 0-d search gives a NumPy scalar
+            found = xp.asarray(xp.searchsorted(sorted_sequence, values, side=side))
+            return found.astype(xp.int64, copy=False)
+        # All rows in one search, exactly: each element becomes its rank among all of them
+        # (how many are smaller: equal values get equal ranks, order is kept, NaN ranks
+        # last), and row r's ranks are shifted by r * (count of all), so that the rows
+        # follow each other in one sorted sequence. Shifting the values themselves would
+        # round floats.
+        rows, m = sorted_sequence.shape
+        pool = xp.sort(xp.concatenate((sorted_sequence.reshape(-1), values.reshape(-1))))
+        row = xp.arange(rows, dtype=xp.int64).reshape(rows, 1)
+        keys = xp.searchsorted(pool, sorted_sequence) + row * pool.size
+        wanted = xp.searchsorted(pool, values) + row * pool.size
+        found = xp.searchsorted(keys.reshape(-1), wanted.reshape(-1), side=side)
+        return found.reshape(values.shape).astype(xp.int64, copy=False) - row * m
+
 
 def _is_basic_index(index) -> bool:
     """True when ``index`` uses only ints, slices, None and Ellipsis (no repeated picks)."""

@@ -16,8 +16,9 @@ from ..errors import DataDependentShapeError
 from .function import Function
 
 
-def count_nonzero(x) -> int:
-    """How many elements of the tensor ``x`` are nonzero (NaN counts as nonzero).
+def count_nonzero(x, op: str = "nonzero") -> int:
+    """How many elements of the tensor ``x`` are nonzero (NaN counts as nonzero); ``op``
+    names the caller in the error.
 
     Raises:
         DataDependentShapeError on a backend without data (meta).
@@ -25,9 +26,9 @@ def count_nonzero(x) -> int:
     backend = x._backend
     if not backend.stores_data:
         raise DataDependentShapeError(
-            f"nonzero: the number of nonzero elements of a meta tensor (shape "
+            f"{op}: the number of nonzero elements of a meta tensor (shape "
             f"{tuple(x._data.shape)}) is unknown, so the output's size is too (it depends on "
-            "the values); PyTorch's meta refuses nonzero as well. Run it on a real device, "
+            f"the values); PyTorch's meta refuses {op} as well. Run it on a real device, "
             "or keep a boolean mask and use where/masked_fill, whose shapes are known")
     mask = backend.binary("ne", x._data, x._dtype.numpy.type(0))
     return int(backend.to_numpy(backend.sum(mask, None, False)))
