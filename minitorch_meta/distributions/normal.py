@@ -6,6 +6,7 @@ import math
 
 from ..factories import randn
 from ..functions import erf
+from ..more_math_functions import erfinv
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all
@@ -60,6 +61,11 @@ class Normal(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         return 0.5 * (1 + erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value):
+        """The value whose ``cdf`` is ``value`` (a probability): ``loc + scale sqrt(2)
+        erfinv(2 value - 1)``."""
+        return self.loc + self.scale * erfinv(2 * value - 1) * math.sqrt(2)
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

@@ -28,6 +28,8 @@ CASES = [
          [Arg(()), Arg((), "positive"), Arg(())]),
     Case("normal_cdf", lambda T, F, m, s, v: _normal(T, m, s).cdf(v),
          [Arg(S), Arg(S, "positive"), Arg(S)]),
+    Case("normal_icdf", lambda T, F, m, s, u: _normal(T, m, s).icdf(0.05 + 0.9 * u),
+         [Arg(S), Arg(S, "positive"), Arg(S, "prob")]),
     Case("normal_entropy", lambda T, F, m, s: _normal(T, m, s).entropy(),
          [Arg(S, grad=False), Arg(S, "positive")]),
     Case("normal_moments", lambda T, F, m, s: _normal(T, m, s).variance * 2
