@@ -405,6 +405,7 @@ from .extra_activation_functions import (  # noqa: E402, F401
     threshold_,
 )
 from .fold import fold, unfold  # noqa: E402, F401
+from .grid_sampling import affine_grid, grid_sample  # noqa: E402, F401 - spatial transformers
 from .gumbel_softmax import gumbel_softmax  # noqa: E402, F401
 from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
