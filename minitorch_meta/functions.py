@@ -205,12 +205,18 @@ def clamp_max(input, max):  # noqa: A002 - PyTorch's name
     return ew.ClampMax(max)(input)
 
 
-def sum(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    return reduction.Sum(dim=dim, keepdim=keepdim)(input)
+def sum(input, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's
+    """The sum over ``dim`` (None: every dim), in ``dtype`` when given."""
+    if dtype is None:
+        return reduction.Sum(dim=dim, keepdim=keepdim)(input)
+    return reduction.Sum(dim=dim, keepdim=keepdim, dtype=dtype)(input)
 
 
-def mean(input, dim=None, keepdim: bool = False):
-    return reduction.Mean(dim=dim, keepdim=keepdim)(input)
+def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """The mean over ``dim`` (None: every dim), in ``dtype`` (a floating one) when given."""
+    if dtype is None:
+        return reduction.Mean(dim=dim, keepdim=keepdim)(input)
+    return reduction.Mean(dim=dim, keepdim=keepdim, dtype=dtype)(input)
 
 
 def max(input, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
