@@ -347,10 +347,15 @@ class Tensor(TensorMethods):
     def bool(self) -> Tensor:
         return self.to(dtypes.bool_)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking: bool = False):
+        """The type name (``'torch.FloatTensor'``, ``'torch.cuda.FloatTensor'``) without an
+        argument, else this tensor converted to ``dtype`` (a dtype, a type name or a legacy
+        constructor such as ``torch.DoubleTensor``; see ``tensor_type.py``)."""
+        from . import tensor_type
+
         if dtype is None:
-            return f"torch.{_TYPE_NAMES.get(self._dtype.name, 'Tensor')}"
-        return self.to(dtypes.to_dtype(dtype))
+            return tensor_type.type_name(self._dtype, self.device)
+        return tensor_type.convert(self, dtype)
 
     def clone(self) -> Tensor:
         return Clone()(self)
@@ -557,11 +562,6 @@ def is_tensor(obj) -> bool:
 def _copy_slots(source: Tensor, target: Tensor) -> None:
     for name in Tensor.__slots__[:-1]:
         setattr(target, name, getattr(source, name))
-
-
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-               "int64": "LongTensor",
-               "int32": "IntTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
 def _rng(generator, tensor):
