@@ -19,6 +19,7 @@ from .errors import ShapeError
 from .functions import add as _add
 from .functions import div as _div
 from .functions import mul as _mul
+from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
 from .ops.function import _observers as _op_observers  # a list, changed in place only
@@ -434,7 +435,10 @@ class Tensor(TensorMethods):
 
             raise ShapeError(op, f"the result of shape {fmt(result.shape)} cannot be written "
                                  f"in place into a tensor of shape {fmt(self.shape)}")
-        if result._dtype.is_floating_point and not self._dtype.is_floating_point:
+        # PyTorch's casting rule: never to a lower kind (float -> integer, anything -> bool)
+        wanted, got = self._dtype, result._dtype
+        if got is not wanted and (wanted is dtypes.bool_ or (
+                got.is_floating_point and not wanted.is_floating_point)):
             raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
                                f"output type {self._dtype}")
         self._store(Ellipsis, result._data)
@@ -446,10 +450,10 @@ class Tensor(TensorMethods):
         return self._write(op, function(self, *args))
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("add_", _add, other if alpha == 1 else other * alpha)
+        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha))
 
     def sub_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("sub_", _sub, other if alpha == 1 else other * alpha)
+        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha))
 
     def mul_(self, other) -> Tensor:
         return self._inplace("mul_", _mul, other)
