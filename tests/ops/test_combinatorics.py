@@ -241,7 +241,7 @@ def _t(*shape):
     (lambda: mt.trapezoid(_t()), IndexError,
      "trapezoid: Dimension specified as -1 but tensor has no dimensions"),
     (lambda: mt.trapezoid(_t(3), dim=1), IndexError,
-     "trapezoid: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "trapezoid: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
     (lambda: mt.trapezoid(_t(4), _t(4), dx=2), TypeError,
      "trapezoid() received an invalid combination of arguments: give the sample points x or "
      "the spacing dx, not both"),

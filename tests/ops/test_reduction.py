@@ -94,10 +94,10 @@ def test_float32_reductions_stay_float32():
 
 def test_reduction_errors():
     x = mt.rand(2, 3)
-    with pytest.raises(IndexError, match=r"sum: dimension out of range \(expected to be in "
+    with pytest.raises(IndexError, match=r"sum: Dimension out of range \(expected to be in "
                                          r"range of \[-2, 1\], but got 2\)"):
         x.sum(2)
-    with pytest.raises(IndexError, match="dimension out of range"):
+    with pytest.raises(IndexError, match="Dimension out of range"):
         x.max(-3)
     with pytest.raises(RuntimeError, match="mean: expected a floating-point tensor, got dtype "
                                            "torch.int64"):
@@ -181,3 +181,18 @@ def test_dtype_sums_in_that_dtype_like_torch(device):
     ours = mt.tensor(data, device=device).sum(dtype=mt.float32)
     theirs = torch.tensor(data).sum(dtype=torch.float32)
     assert ours.item() == pytest.approx(theirs.item(), abs=1e-3)
+
+
+@pytest.mark.parametrize("call", [lambda x: x.sum(5), lambda x: x.transpose(0, -3),
+                                  lambda x: x.unsqueeze(3), lambda x: x.cumsum(2),
+                                  lambda x: x.softmax(-3), lambda x: x.size(2)])
+def test_dim_out_of_range_says_what_torch_says(call, any_device):
+    """PyTorch's message after our op name, so that ``match=`` written for it still fits."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    with pytest.raises(IndexError) as theirs:
+        call(torch.ones(2, 3))
+    with pytest.raises(IndexError) as ours:
+        call(mt.ones(2, 3, device=any_device))
+    assert str(theirs.value).startswith("Dimension out of range")
+    assert str(ours.value).endswith(str(theirs.value))
