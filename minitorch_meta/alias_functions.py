@@ -43,7 +43,7 @@ def rsub(input, other, *, alpha: Number = 1):
     if not _is_tensor(input):
         raise TypeError(f"rsub(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
-    scaled = input if alpha == 1 else input * alpha
+    scaled = F.scaled_by_alpha("rsub", other, input, alpha)
     if _is_tensor(other):
         return Rsub()(scaled, other)
     return F.call_binary("rsub", Sub, other, scaled)  # number - tensor: RsubBackward1

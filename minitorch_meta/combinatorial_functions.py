@@ -11,8 +11,9 @@ meta runs it too.
 
 from __future__ import annotations
 
-import itertools
 import warnings
+
+import numpy as np
 
 from . import dtypes
 from . import functions as F
@@ -118,14 +119,29 @@ def combinations(input, r: int = 2, with_replacement: bool = False):
         raise RuntimeError(f"combinations: Expect a non-negative number, but got {r}")
     if r == 0:
         return input.new_empty(0)
-    choose = itertools.combinations_with_replacement if with_replacement \
-        else itertools.combinations
     from .factories import tensor
 
-    picks = list(zip(*choose(range(input.shape[0]), r))) or [()] * r  # one tuple per column
-    columns = [F.index_select(input, 0, tensor(list(p), dtype=dtypes.int64, device=input.device))
-               for p in picks]
-    return F.stack(columns, 1)
+    picks = tensor(combination_positions(input.shape[0], r, with_replacement),
+                   dtype=dtypes.int64, device=input.device)
+    return F.stack([F.index_select(input, 0, picks[:, c]) for c in range(r)], 1)
+
+
+def combination_positions(n: int, r: int, with_replacement: bool = False) -> np.ndarray:
+    """The positions ``itertools.combinations(range(n), r)`` (or
+    ``combinations_with_replacement``) picks, in its order, as an int64 ``(rows, r)`` NumPy
+    array, built a column at a time: each row is followed by every position after its last
+    one (or from it, with replacement). O(rows * r) work, no Python loop over the rows."""
+    if r == 0:  # one choice: the empty one
+        return np.empty((1, 0), np.int64)
+    rows = np.arange(n, dtype=np.int64)[:, None]
+    for _ in range(r - 1):
+        first = rows[:, -1] + (0 if with_replacement else 1)  # each row's next allowed position
+        counts = n - first
+        starts = np.cumsum(counts) - counts  # where each row's continuations begin
+        following = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
+        rows = np.concatenate([np.repeat(rows, counts, axis=0),
+                               (np.repeat(first, counts) + following)[:, None]], axis=1)
+    return rows
 
 
 def vander(x, N: int | None = None, increasing: bool = False):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numbers import Number
 
+from . import dtypes
 from .ops import (
     activations,
     division,
@@ -86,12 +87,51 @@ def call_binary(op: str, op_class, input, other, scalar_first: bool = True):
 
 def add(input, other, alpha: Number = 1):
     """``input + alpha * other`` with broadcasting."""
-    return call_binary("add", ew.Add, input, other if alpha == 1 else other * alpha)
+    return call_binary("add", ew.Add, input, scaled_by_alpha("add", input, other, alpha))
 
 
 def sub(input, other, alpha: Number = 1):
     """``input - alpha * other`` with broadcasting."""
-    return call_binary("sub", ew.Sub, input, other if alpha == 1 else other * alpha)
+    return call_binary("sub", ew.Sub, input, scaled_by_alpha("sub", input, other, alpha))
+
+
+def scaled_by_alpha(op: str, input, scaled, alpha):
+    """``alpha * scaled`` (``scaled`` itself when ``alpha`` is 1) for ``add``, ``sub`` and
+    their in-place and reversed forms, whose result dtype is that of ``input`` and
+    ``scaled``. An int ``alpha`` (the common case) needs no check.
+
+    Raises:
+        RuntimeError, as PyTorch, for a floating-point ``alpha`` with an integer or bool
+        result (it would be truncated) and a bool ``alpha`` with a non-bool result.
+    """
+    if alpha.__class__ is not int:
+        _check_alpha(op, input, scaled, alpha)
+    if alpha == 1:
+        return scaled
+    if getattr(input, "dtype", None) is dtypes.bool_ is getattr(scaled, "dtype", None):
+        return scaled * bool(alpha)  # bool arithmetic, as PyTorch: alpha counts as a bool
+    return scaled * alpha
+
+
+def _check_alpha(op: str, input, other, alpha) -> None:
+    from numbers import Integral, Real
+
+    from .promotion import result_type
+
+    try:
+        result = result_type(input, other)
+    except TypeError:
+        return  # not a tensor or a number: the op itself says so
+    if isinstance(alpha, bool) or getattr(getattr(alpha, "dtype", None), "kind", "") == "b":
+        if result is not dtypes.bool_:
+            raise RuntimeError(f"{op}: Boolean alpha only supported for Boolean results; got "
+                               f"alpha={alpha} for a {result} result, pass a number instead")
+    elif isinstance(alpha, Real) and not isinstance(alpha, Integral):
+        if not result.is_floating_point:
+            raise RuntimeError(f"{op}: For integral input tensors, argument alpha must not be "
+                               f"a floating point number; got alpha={alpha} for a {result} "
+                               "result, pass an integer alpha or convert the input with "
+                               ".float()")
 
 
 def mul(input, other):
@@ -205,12 +245,18 @@ def clamp_max(input, max):  # noqa: A002 - PyTorch's name
     return ew.ClampMax(max)(input)
 
 
-def sum(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name
-    return reduction.Sum(dim=dim, keepdim=keepdim)(input)
+def sum(input, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's
+    """The sum over ``dim`` (None: every dim), in ``dtype`` when given."""
+    if dtype is None:
+        return reduction.Sum(dim=dim, keepdim=keepdim)(input)
+    return reduction.Sum(dim=dim, keepdim=keepdim, dtype=dtype)(input)
 
 
-def mean(input, dim=None, keepdim: bool = False):
-    return reduction.Mean(dim=dim, keepdim=keepdim)(input)
+def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """The mean over ``dim`` (None: every dim), in ``dtype`` (a floating one) when given."""
+    if dtype is None:
+        return reduction.Mean(dim=dim, keepdim=keepdim)(input)
+    return reduction.Mean(dim=dim, keepdim=keepdim, dtype=dtype)(input)
 
 
 def max(input, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001

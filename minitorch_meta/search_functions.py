@@ -52,15 +52,23 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
                      out_int32=_flag("bucketize", "out_int32", out_int32))(boundaries, values)
 
 
-def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+_UNSET = object()  # no argument given (None is a value a user may pass by mistake)
+
+
+def isin(elements=_UNSET, test_elements=_UNSET, *, element=_UNSET, test_element=_UNSET,
+         assume_unique: bool = False, invert: bool = False):
     """True where an element of ``elements`` equals some element of ``test_elements``
     (False there with ``invert=True``). Either side may be a number; both are compared
-    in their promoted dtype (``isin(int tensor, 2.5)`` finds nothing). ``assume_unique``
-    is accepted for PyTorch's signature; the answer does not depend on it.
+    in their promoted dtype (``isin(int tensor, 2.5)`` finds nothing). A number given by
+    keyword is ``element=`` or ``test_element=``, as in PyTorch's overloads
+    (``isin(element=2, test_elements=t)``). ``assume_unique`` is accepted for PyTorch's
+    signature; the answer does not depend on it.
 
     Shape:
         ``elements``' shape (0-d for a number), bool.
     """
+    elements = _one_of("elements", elements, "element", element)
+    test_elements = _one_of("test_elements", test_elements, "test_element", test_element)
     if isinstance(elements, bool) or isinstance(test_elements, bool):
         raise RuntimeError(ISIN_BOOL)  # as a bool tensor would
     if not _is_tensor(elements):
@@ -72,6 +80,23 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     test_elements = _as_tensor("isin", "test_elements", test_elements, elements)
     return Isin(assume_unique=_flag("isin", "assume_unique", assume_unique),
                 invert=_flag("isin", "invert", invert))(elements, test_elements)
+
+
+def _one_of(tensor_name: str, tensor, number_name: str, number):
+    """The argument given as ``tensor_name`` (a Tensor; by position also a number) or as
+    ``number_name`` (a number, PyTorch's keyword for that overload), exactly one of them."""
+    if number is _UNSET:
+        if tensor is _UNSET:
+            raise TypeError(f"isin() missing required argument '{tensor_name}' (a Tensor) or "
+                            f"'{number_name}' (a number)")
+        return tensor
+    if tensor is not _UNSET:
+        raise TypeError(f"isin() got both '{tensor_name}' and '{number_name}'; pass one: "
+                        f"'{tensor_name}' for a Tensor, '{number_name}' for a number")
+    if _is_tensor(number) or not isinstance(number, Number):
+        raise TypeError(f"isin(): argument '{number_name}' must be Number, not "
+                        f"{type(number).__name__}; pass a Tensor as '{tensor_name}'")
+    return number
 
 
 def histc(input, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002

@@ -19,6 +19,7 @@ from .errors import ShapeError
 from .functions import add as _add
 from .functions import div as _div
 from .functions import mul as _mul
+from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
 from .ops.function import _observers as _op_observers  # a list, changed in place only
@@ -347,10 +348,15 @@ class Tensor(TensorMethods):
     def bool(self) -> Tensor:
         return self.to(dtypes.bool_)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking: bool = False):
+        """The type name (``'torch.FloatTensor'``, ``'torch.cuda.FloatTensor'``) without an
+        argument, else this tensor converted to ``dtype`` (a dtype, a type name or a legacy
+        constructor such as ``torch.DoubleTensor``; see ``tensor_type.py``)."""
+        from . import tensor_type
+
         if dtype is None:
-            return f"torch.{_TYPE_NAMES.get(self._dtype.name, 'Tensor')}"
-        return self.to(dtypes.to_dtype(dtype))
+            return tensor_type.type_name(self._dtype, self.device)
+        return tensor_type.convert(self, dtype)
 
     def clone(self) -> Tensor:
         return Clone()(self)
@@ -429,7 +435,10 @@ class Tensor(TensorMethods):
 
             raise ShapeError(op, f"the result of shape {fmt(result.shape)} cannot be written "
                                  f"in place into a tensor of shape {fmt(self.shape)}")
-        if result._dtype.is_floating_point and not self._dtype.is_floating_point:
+        # PyTorch's casting rule: never to a lower kind (float -> integer, anything -> bool)
+        wanted, got = self._dtype, result._dtype
+        if got is not wanted and (wanted is dtypes.bool_ or (
+                got.is_floating_point and not wanted.is_floating_point)):
             raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
                                f"output type {self._dtype}")
         self._store(Ellipsis, result._data)
@@ -441,10 +450,10 @@ class Tensor(TensorMethods):
         return self._write(op, function(self, *args))
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("add_", _add, other if alpha == 1 else other * alpha)
+        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha))
 
     def sub_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("sub_", _sub, other if alpha == 1 else other * alpha)
+        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha))
 
     def mul_(self, other) -> Tensor:
         return self._inplace("mul_", _mul, other)
@@ -557,11 +566,6 @@ def is_tensor(obj) -> bool:
 def _copy_slots(source: Tensor, target: Tensor) -> None:
     for name in Tensor.__slots__[:-1]:
         setattr(target, name, getattr(source, name))
-
-
-_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-               "int64": "LongTensor",
-               "int32": "IntTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
 def _rng(generator, tensor):

@@ -15,7 +15,6 @@ import warnings
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import cumulative_functions as CF
-from . import dtypes
 from . import functions as F
 from . import index_functions as IF
 from . import indexing_functions as IX
@@ -162,13 +161,9 @@ class TensorMethods:
 
     def _clamp_in_place(self, op: str, function, *bounds):
         self._check_inplace(op)  # first, as in PyTorch: before the bounds are looked at
-        result = function(self, *bounds)
-        # ``_write`` refuses float into int; a bool tensor clamped by numbers becomes int64,
-        # which PyTorch refuses to write back as well.
-        if self._dtype is dtypes.bool_ and result._dtype is not dtypes.bool_:
-            raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the "
-                               f"desired output type {self._dtype}")
-        return self._write(op, result)
+        # ``_write`` refuses a result of a higher kind: float into int, and int into bool (a
+        # bool tensor clamped by numbers becomes int64), as PyTorch
+        return self._write(op, function(self, *bounds))
 
     # reductions
     sum, mean, var, std = F.sum, F.mean, F.var, F.std

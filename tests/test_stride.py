@@ -80,9 +80,9 @@ def test_meta_strides_of_large_and_empty_shapes():
 @pytest.mark.parametrize("device", ["cpu", "meta"])
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.stride(3), IndexError,
-     "stride: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "stride: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.stride(-4), IndexError,
-     "stride: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "stride: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.stride(1.0), TypeError, "stride(): argument 'dim' must be int, not float"),
     (lambda x: x.stride(True), TypeError, "stride(): argument 'dim' must be int, not bool"),
     (lambda x: x.sum().stride(0), IndexError,

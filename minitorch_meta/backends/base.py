@@ -50,6 +50,10 @@ reductions
     argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
     argsort(a, axis, descending)   int64 indices that order ``a`` along ``axis`` (an int),
                                 stably: equal values keep their order, NaN counts as largest
+    argtopk(a, axis, k, largest)   the first ``k`` (an int, at most the axis' size) of
+                                ``argsort(a, axis, descending=largest)`` along ``axis``,
+                                exactly, found without sorting the whole axis when ``k`` is
+                                small (``topk``)
     sum_to_shape(a, shape)      sum a broadcast gradient back down to ``shape``
 linear algebra
     matmul(a, b)                NumPy's matmul semantics (1-D and 2-D operands)
@@ -220,6 +224,7 @@ class Backend:
     def min(self, a, axis, keepdims): self._missing("min")
     def argmax(self, a, axis, keepdims): self._missing("argmax")
     def argsort(self, a, axis, descending): self._missing("argsort")
+    def argtopk(self, a, axis, k, largest): self._missing("argtopk")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")
     def matmul(self, a, b): self._missing("matmul")
     def qr(self, a, mode="reduced"): self._missing("qr")

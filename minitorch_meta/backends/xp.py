@@ -7,9 +7,9 @@ so that the CUDA path runs exactly this code.
 The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winograd.py``
 (Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
-here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im) and
-``xp_adaptive_max_pooling.py``; ``xp_half.py`` runs the float16 ones in float32;
-``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
+here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im),
+``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``); ``xp_half.py`` runs the
+float16 ones in float32; ``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``, ``scan``), ``erf`` and, where ``half_gemm_dtype``
 says so, float16 GEMMs (``matmul``, ``einsum``) compute in float32 and round the result
@@ -29,11 +29,12 @@ from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
 from .xp_pooling import PoolingKernels
+from .xp_topk import TopkKernels
 from .xp_winograd import WinogradKernels
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
-                FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, Backend):
+                FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

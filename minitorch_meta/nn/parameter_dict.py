@@ -176,8 +176,6 @@ def _checked_pairs(pairs: Iterable) -> Iterator[tuple]:
 
 def _legacy_type_name(tensor: Tensor) -> str:
     """PyTorch's ``torch.typename`` of a tensor: ``torch.FloatTensor``, with the device type
-    for other devices (``torch.cuda.FloatTensor``, ``torch.meta.FloatTensor``)."""
-    name = tensor.type()
-    if tensor.device.type == "cpu":
-        return name
-    return name.replace("torch.", f"torch.{tensor.device.type}.", 1)
+    for other devices (``torch.cuda.FloatTensor``, ``torch.meta.FloatTensor``): its
+    ``type()``."""
+    return tensor.type()

@@ -31,19 +31,26 @@ class Division(Binary):
         tensor in forward: meta has no values to look at).
     """
 
+    def infer(self, a, b=None):
+        shape, dtype = super().infer(a, b)
+        # An empty result divides nothing, so even a zero divisor is no error (PyTorch's)
+        if not dtype.is_floating_point and not self.reflected and self.scalar is not None \
+                and self.scalar == 0 and 0 not in shape:
+            raise _zero_division(self.op_name, "the divisor is 0")
+        return shape, dtype
+
     def result_dtype(self, compute_dtype):
         if compute_dtype is dtypes.bool_:
             raise NotImplementedError(f"{self.op_name}: not implemented for bool tensors; "
                                       "convert first, e.g. with .int()")
-        if not compute_dtype.is_floating_point and not self.reflected \
-                and self.scalar is not None and self.scalar == 0:
-            raise _zero_division(self.op_name, "the divisor is 0")
         return compute_dtype
 
     def operands(self, backend, a, b):
         x, y = super().operands(backend, a, b)
         divisor_is_tensor = b is not None or self.reflected
-        if divisor_is_tensor and not self.compute_dtype.is_floating_point:
+        # (an operand of size 0 makes the broadcast result empty: nothing is divided)
+        if divisor_is_tensor and not self.compute_dtype.is_floating_point and x.size \
+                and y.size:
             zeros = int(backend.to_numpy(backend.sum(backend.binary("eq", y, 0), None, False)))
             if zeros:  # NumPy would give 0 there; PyTorch's CPU kernels raise
                 raise _zero_division(self.op_name, f"the divisor has {zeros} zero element(s)")

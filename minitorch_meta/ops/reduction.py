@@ -7,6 +7,7 @@ import math
 
 from .. import dtypes
 from . import shapes
+from .cumulative import accumulation_dtype
 from .function import Function
 
 
@@ -32,14 +33,20 @@ def _dtype_of(array):
 
 
 class Sum(Function):
-    """Sum over ``dim`` (all dimensions when None).
+    """Sum over ``dim`` (all dimensions when None), in ``dtype`` when given (the input is
+    converted to it first, as PyTorch does).
 
     Shape:
-        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``); the dtype
+        is ``dtype`` when given, else the input's for floating inputs and int64 for integer
+        and bool ones.
+
+    Raises:
+        RuntimeError for an integer ``dtype`` on an input that requires grad.
     """
 
     op_name = "sum"
-    dim, keepdim = None, False
+    dim, keepdim, dtype = None, False, None
 
     @property
     def backward_name(self):
@@ -50,26 +57,41 @@ class Sum(Function):
         # dim=() or [] reduces every dim, as in PyTorch (not none, as NumPy's axis=())
         self.axes = None if self.dim is None else shapes.reduction_dims(self.op_name, self.dim,
                                                                          len(shape))
-        dtype = x._dtype if x._dtype.is_floating_point else dtypes.int64
+        if self.dtype is None:  # the common case, kept free of the helper's checks
+            dtype = x._dtype if x._dtype.is_floating_point else dtypes.int64
+        else:
+            dtype = accumulation_dtype(self.op_name, x, self.dtype)
+        self.out_dtype = dtype
         return shapes.reduce_shape(self.op_name, shape, self.axes, self.keepdim), dtype
 
     def forward(self, backend, x):
+        wanted = self.out_dtype
+        if self.dtype is not None and x.dtype != wanted.numpy:
+            x = backend.astype(x, wanted)  # sum in ``dtype``, as PyTorch
         out = backend.sum(x, self.axes, self.keepdim)
         # Integers and bools sum to int64, as in PyTorch (NumPy: uint8 sums to uint64).
-        wanted = _dtype_of(x) if x.dtype.kind == "f" else dtypes.int64
         if out.dtype != wanted.numpy:
             out = backend.astype(out, wanted)
         return backend.asarray(out, None) if out.ndim == 0 else out
 
     def backward(self, backend, gy):
-        return (_expand_grad(backend, gy, self.input_specs[0][0], self.axes),)
+        shape, dtype = self.input_specs[0]
+        if gy.dtype != dtype.numpy:  # a ``dtype=`` result: the gradient comes back converted
+            gy = backend.astype(gy, dtype)
+        return (_expand_grad(backend, gy, shape, self.axes),)
 
 
 class Mean(Sum):
-    """Arithmetic mean over ``dim`` (all dimensions when None); floating tensors only.
+    """Arithmetic mean over ``dim`` (all dimensions when None), of a floating tensor, or of
+    any tensor with a floating ``dtype`` (the input is converted to it first).
 
     Shape:
-        the input's shape without the reduced dims (kept as 1 with ``keepdim``).
+        the input's shape without the reduced dims (kept as 1 with ``keepdim``); the dtype
+        is ``dtype`` when given, else the input's.
+
+    Raises:
+        RuntimeError for an integer or bool input without a floating ``dtype``, and for an
+        integer or bool ``dtype`` (PyTorch: "could not infer output dtype").
     """
 
     op_name = "mean"
@@ -79,10 +101,16 @@ class Mean(Sum):
         return "MeanBackward0" if self.dim is None else "MeanBackward1"
 
     def infer(self, x):
-        if not x.dtype.is_floating_point:
-            # RuntimeError: PyTorch's type ("could not infer output dtype")
+        # RuntimeError: PyTorch's type ("could not infer output dtype")
+        if self.dtype is not None:
+            wanted = dtypes.to_dtype(self.dtype)
+            if not wanted.is_floating_point:
+                raise RuntimeError(f"mean(): could not infer output dtype: dtype must be a "
+                                   f"floating-point dtype, got {wanted}; pass e.g. "
+                                   "dtype=torch.float32")
+        elif not x.dtype.is_floating_point:
             raise RuntimeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
-                               "convert it with .float()")
+                               "convert it with .float() or pass dtype=torch.float32")
         shape, dtype = super().infer(x)
         sizes = x._data.shape
         axes = self.axes if self.axes is not None else range(len(sizes))
@@ -94,8 +122,7 @@ class Mean(Sum):
         return backend.binary("div", out, out.dtype.type(self.count))
 
     def backward(self, backend, gy):
-        gy = backend.binary("div", gy, gy.dtype.type(self.count))
-        return (_expand_grad(backend, gy, self.input_specs[0][0], self.axes),)
+        return super().backward(backend, backend.binary("div", gy, gy.dtype.type(self.count)))
 
 
 class MaxAll(Function):

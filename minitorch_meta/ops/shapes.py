@@ -74,7 +74,7 @@ def normalize_dim(op: str, dim: int, ndim: int) -> int:
     """A dimension index in ``range(ndim)``, accepting negative indices."""
     low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
     if not low <= dim <= high:
-        raise IndexError(f"{op}: dimension out of range (expected to be in range of "
+        raise IndexError(f"{op}: Dimension out of range (expected to be in range of "
                          f"[{low}, {high}], but got {dim})")
     return dim % ndim if ndim else 0
 

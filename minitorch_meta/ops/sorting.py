@@ -1,10 +1,10 @@
 """``sort`` and ``topk``: values along a dim in order, with the indices they came from.
 
-Both run on one kernel, ``argsort`` (stable: equal values keep their order, as with
-PyTorch's ``stable=True``; NaN counts as the largest value). ``topk`` keeps the first
-``k`` of the order. The values are gathered with an advanced index built from the order,
-and backward writes the gradient back through the same index, so it goes to the chosen
-positions only.
+``sort`` runs on ``argsort`` (stable: equal values keep their order, as with PyTorch's
+``stable=True``; NaN counts as the largest value); ``topk`` on ``argtopk``, the first
+``k`` of that order, found without sorting the whole dim when ``k`` is small. The values
+are gathered with an advanced index built from the order, and backward writes the gradient
+back through the same index, so it goes to the chosen positions only.
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ class Sort(Function):
     op_name, multiple_outputs = "sort", True
     saved_for_backward = ()  # backward reads only the order it made, as PyTorch saves indices
     dim, descending, stable = -1, False, None
-    #: how many of the ordered elements to keep (None: all of them)
-    k = None
 
     @property
     def backward_name(self):
@@ -44,13 +42,15 @@ class Sort(Function):
     def forward(self, backend, x):
         if x.ndim == 0:  # one element: itself, at index 0 (PyTorch's 0-d result)
             return backend.copy(x), backend.full((), 0, dtypes.int64)
-        order = backend.argsort(x, self.axis, self.descending)
-        if self.k is not None:
-            order = backend.getitem(order, (slice(None),) * self.axis + (slice(0, self.k),))
+        order = self.order(backend, x)
         index = along_axis(backend, order, self.axis)
         if self.recording:
             self.index = index
         return backend.getitem(x, index), order
+
+    def order(self, backend, x):
+        """The indices that order ``x`` along the dim (as many as are kept)."""
+        return backend.argsort(x, self.axis, self.descending)
 
     def backward(self, backend, gy):
         shape, dtype = self.input_specs[0]
@@ -85,6 +85,10 @@ class Topk(Sort):
                                "e.g. with .int()")
         self.descending = self.largest
         return super().infer(x)
+
+    def order(self, backend, x):
+        # the first k of the stable order, without sorting the whole dim when k is small
+        return backend.argtopk(x, self.axis, self.k, self.largest)
 
     def out_shape(self, shape) -> tuple:
         size = shape[self.axis] if shape else 1  # a 0-d tensor is one element

@@ -147,8 +147,8 @@ def test_construction_errors(make, error, message):
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: nn.Softmax(dim=2)(mt.randn(2, 3)), IndexError, "dimension out of range"),
-    (lambda: nn.LogSoftmax(dim=-3)(mt.randn(2, 3)), IndexError, "dimension out of range"),
+    (lambda: nn.Softmax(dim=2)(mt.randn(2, 3)), IndexError, "Dimension out of range"),
+    (lambda: nn.LogSoftmax(dim=-3)(mt.randn(2, 3)), IndexError, "Dimension out of range"),
     (lambda: nn.LogSoftmax(dim=1)(mt.tensor([[1, 2]])), TypeError, "floating-point"),
     (lambda: nn.NLLLoss()(mt.randn(2, 3), mt.tensor([0, 3])), IndexError,
      "target 3 is out of bounds"),

@@ -263,7 +263,7 @@ def _t(*shape):
     (lambda: mt.tensordot(_t(2, 3), _t(3, 4).double(), dims=1), TypeError,
      "tensordot: expected a and b to have the same dtype"),
     (lambda: mt.tensordot(_t(2, 3), _t(3, 4), dims=([2], [0])), IndexError,
-     "tensordot: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+     "tensordot: Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
     (lambda: mt.linalg.cross(_t(4, 4), _t(4, 4)), mt.ShapeRuntimeError,
      "linalg.cross: inputs dimension -1 must have length 3. Got 4 and 4 (shapes (4, 4) and "
      "(4, 4))"),
@@ -273,7 +273,7 @@ def _t(*shape):
     (lambda: mt.cross(_t(2, 3), _t(3, 3), dim=1), mt.ShapeRuntimeError,
      "linalg.cross: shapes (2, 3) and (3, 3) cannot be broadcast together"),
     (lambda: mt.cross(_t(2, 3), _t(2, 3), dim=2), IndexError,
-     "linalg.cross: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+     "linalg.cross: Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
     (lambda: mt.linalg.cross(_t(3), _t(3).double()), TypeError,
      "linalg.cross: expected input and other to have the same dtype"),
     (lambda: mt.vdot(_t(3, 1), _t(3)), mt.ShapeRuntimeError,

@@ -241,7 +241,7 @@ def _t(*shape):
     (lambda: mt.trapezoid(_t()), IndexError,
      "trapezoid: Dimension specified as -1 but tensor has no dimensions"),
     (lambda: mt.trapezoid(_t(3), dim=1), IndexError,
-     "trapezoid: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "trapezoid: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
     (lambda: mt.trapezoid(_t(4), _t(4), dx=2), TypeError,
      "trapezoid() received an invalid combination of arguments: give the sample points x or "
      "the spacing dx, not both"),
@@ -280,3 +280,28 @@ def test_a_huge_meta_grid_costs_no_memory():
     total = mt.trapezoid(grids[0] * grids[1], dim=0).sum()
     total.backward()
     assert a.grad.shape == a.shape and a.grad.is_meta
+
+
+def test_combination_positions_are_itertools_for_every_small_case():
+    from minitorch_meta.combinatorial_functions import combination_positions
+
+    for n in range(7):
+        for r in range(5):
+            for with_replacement in (False, True):
+                choose = itertools.combinations_with_replacement if with_replacement \
+                    else itertools.combinations
+                got = combination_positions(n, r, with_replacement)
+                assert got.dtype == np.int64
+                assert got.shape == (len(list(choose(range(n), r))), r)
+                assert [tuple(row) for row in got.tolist()] == list(choose(range(n), r))
+
+
+@pytest.mark.parametrize("r, with_replacement", [(2, False), (3, False), (3, True)])
+def test_combinations_of_a_longer_vector_against_torch(r, with_replacement, device):
+    torch = _torch()
+    data = np.random.default_rng(0).standard_normal(40).astype(np.float32)
+    ours = mt.combinations(mt.tensor(data, device=device), r, with_replacement)
+    theirs = torch.combinations(torch.tensor(data), r, with_replacement)
+    np.testing.assert_array_equal(ours.cpu().numpy(), theirs.numpy())
+    meta = mt.combinations(mt.empty(40, device="meta"), r, with_replacement)
+    assert meta.shape == ours.shape

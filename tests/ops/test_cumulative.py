@@ -90,11 +90,11 @@ def test_a_huge_meta_tensor_is_summed_without_data():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.cumsum(3), IndexError,
-     "cumsum: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "cumsum: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: mt.cumsum(x, -4), IndexError,
-     "cumsum: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "cumsum: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.sum().cumsum(1), IndexError,
-     "cumsum: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "cumsum: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
     (lambda x: x.cumsum(1.0), TypeError, "cumsum(): argument 'dim' must be int, not float"),
     (lambda x: x.cumsum(None), TypeError,
      "cumsum(): argument 'dim' must be int, not NoneType"),

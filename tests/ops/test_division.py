@@ -180,3 +180,42 @@ def test_a_huge_meta_tensor_is_divided_without_data():
     out.sum().backward()
     assert x.grad.shape == x.shape and y.grad.shape == y.shape and y.grad.is_meta
     assert (mt.empty(5, dtype=mt.int32, device="meta") // 2).dtype is mt.int32
+
+
+EMPTY_BY_ZERO = {
+    "remainder_number": lambda T, x: T.remainder(x, 0),
+    "fmod_number": lambda T, x: T.fmod(x, 0),
+    "floor_divide_number": lambda T, x: T.floor_divide(x, 0),
+    "mod_operator": lambda T, x: x % 0,
+    "div_trunc": lambda T, x: T.div(x, 0, rounding_mode="trunc"),
+    "remainder_0d_tensor": lambda T, x: T.remainder(x, T.tensor(0, device=x.device)),
+    "fmod_broadcast_zeros": lambda T, x: T.fmod(x, T.zeros(1, 3, dtype=T.int64,
+                                                           device=x.device)),
+    "floor_divide_empty_divisor": lambda T, x: T.floor_divide(T.tensor([3], device=x.device), x),
+}
+
+
+@pytest.mark.parametrize("label", list(EMPTY_BY_ZERO))
+def test_an_empty_integer_result_is_no_division_by_zero(label, any_device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    theirs = EMPTY_BY_ZERO[label](torch, torch.empty(0, 1, dtype=torch.int64))
+    ours = EMPTY_BY_ZERO[label](mt, mt.empty(0, 1, dtype=mt.int64, device=any_device))
+    assert tuple(ours.shape) == tuple(theirs.shape) and str(ours.dtype) == str(theirs.dtype)
+    assert ours.device.type == any_device
+
+
+@pytest.mark.parametrize("op", ["remainder", "fmod", "floor_divide"])
+def test_integer_division_by_zero_raises_like_torch(op, device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    for divisor in (0, "tensor"):
+        def call(T, dev=None, divisor=divisor):
+            x = T.tensor([[5, 7]], device=dev) if dev else T.tensor([[5, 7]])
+            other = T.tensor([1, 0], device=x.device) if divisor == "tensor" else divisor
+            return getattr(T, op)(x, other)
+        with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+            call(torch)
+        with pytest.raises(RuntimeError, match=f"ZeroDivisionError: {op}: integer division by "
+                                               "zero"):
+            call(mt, device)

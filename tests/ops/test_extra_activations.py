@@ -259,7 +259,7 @@ def test_errors_read_the_same_on_cpu_and_meta():
                                      "be even", shape=())
     check_same_error_on_cpu_and_meta(
         lambda x: F.glu(x, 3), IndexError,
-        "glu: dimension out of range (expected to be in range of [-3, 2], but got 3)")
+        "glu: Dimension out of range (expected to be in range of [-3, 2], but got 3)")
     check_same_error_on_cpu_and_meta(
         lambda x: F.softshrink(x, -0.5), RuntimeError,
         "lambda must be in range [0, 3.40282e+38] for input dtype Float, but found -0.5")

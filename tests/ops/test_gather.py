@@ -101,7 +101,7 @@ def _index(x, values, dtype=mt.int64):
      "index_select(): Index is supposed to be a vector, but got an index of shape (1, 1); "
      "flatten it first"),
     (lambda x: x.index_select(3, _index(x, [0])), IndexError,
-     "index_select: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "index_select: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.sum().index_select(0, _index(x, [0, 0])), RuntimeError,
      "index_select(): Index to scalar can have only 1 value, got 2 value(s)"),
     (lambda x: mt.index_select(x, 0, [0]), TypeError,
@@ -119,7 +119,7 @@ def _index(x, values, dtype=mt.int64):
      "gather(): Size does not match at dimension 0 expected index (3, 1, 1) to be no larger "
      "than self (2, 3, 4) apart from dimension 1"),
     (lambda x: x.gather(-4, _index(x, [[[0]]])), IndexError,
-     "gather: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "gather: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.gather(0, _index(x, [[[0]]]), sparse_grad=True), NotImplementedError,
      "gather(): sparse_grad=True is not supported (minitorch_meta has no sparse tensors); leave "
      "it False for a dense gradient"),

@@ -127,11 +127,11 @@ def test_views_share_memory_like_torch():
     (lambda x: x.flatten(2, 1), mt.ShapeError,
      "flatten: start_dim (2) cannot come after end_dim (1) for input shape (2, 3, 4)"),
     (lambda x: x.transpose(0, 3), IndexError,
-     "transpose: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "transpose: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.unsqueeze(4), IndexError,
-     "unsqueeze: dimension out of range (expected to be in range of [-4, 3], but got 4)"),
+     "unsqueeze: Dimension out of range (expected to be in range of [-4, 3], but got 4)"),
     (lambda x: x.squeeze(3), IndexError,
-     "squeeze: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "squeeze: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
 ])
 def test_layout_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

@@ -95,9 +95,9 @@ def test_a_huge_meta_tensor_is_reduced_without_data():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.logsumexp(3), IndexError,
-     "logsumexp: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "logsumexp: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: mt.logsumexp(x, (0, -4)), IndexError,
-     "logsumexp: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "logsumexp: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.logsumexp((1, -2)), RuntimeError,
      "logsumexp(): dim 1 appears multiple times in the list of dims (1, -2)"),
     (lambda x: x.logsumexp(None), TypeError,

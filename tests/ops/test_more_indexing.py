@@ -312,7 +312,7 @@ M = (2, 3)  # the input shape of the error cases below
      mt.ShapeError, "take_along_dim: input and indices must broadcast together along every dim "
      "but dim 0, but got shapes (2, 3) and (1, 2)"),
     (lambda x: x.take_along_dim(mt.ones(2, 2, dtype=mt.long, device=x.device), 2), IndexError,
-     "take_along_dim: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+     "take_along_dim: Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
     (lambda x: x[0, 0].take_along_dim(mt.ones((), dtype=mt.long, device=x.device), 0),
      IndexError, "take_along_dim(): Dimension specified as 0 but tensor has no dimensions; "
      "leave dim=None for a 0-d input"),

@@ -271,12 +271,12 @@ def test_meta_case_with_a_constant_source_tensor():
 
 # -- errors ---------------------------------------------------------------------------------------
 ERRORS = [
-    (lambda x: x[0, 0].diagonal(), IndexError, "diagonal: dimension out of range (expected to be "
+    (lambda x: x[0, 0].diagonal(), IndexError, "diagonal: Dimension out of range (expected to be "
      "in range of [-1, 0], but got 1)"),
     (lambda x: x.diagonal(0, 1, -1), RuntimeError, "diagonal dimensions cannot be identical 1, -1"),
     (lambda x: x.diagonal(1.0), TypeError, "diagonal(): argument 'offset' must be int, not "
      "float"),
-    (lambda x: mt.diag_embed(x, 0, 0, 3), IndexError, "diag_embed: dimension out of range "
+    (lambda x: mt.diag_embed(x, 0, 0, 3), IndexError, "diag_embed: Dimension out of range "
      "(expected to be in range of [-3, 2], but got 3)"),
     (lambda x: mt.diag_embed(x, 0, 2, -1), RuntimeError, "diagonal dimensions cannot be "
      "identical 2, -1"),
@@ -300,7 +300,7 @@ ERRORS = [
      "size is 5"),
     (lambda x: x.unfold(1, 2, 0), RuntimeError, "step is 0 but must be > 0"),
     (lambda x: x.unfold(1, -1, 0), RuntimeError, "size is -1 but must be >= 0"),
-    (lambda x: x.unfold(2, 1, 1), IndexError, "unfold: dimension out of range (expected to be in "
+    (lambda x: x.unfold(2, 1, 1), IndexError, "unfold: Dimension out of range (expected to be in "
      "range of [-2, 1], but got 2)"),
     (lambda x: x.tile((2, -1)), RuntimeError, "repeat: repeats must be non-negative, but got "
      "(2, -1)"),
@@ -309,7 +309,7 @@ ERRORS = [
     (lambda x: x.repeat_interleave(-1), RuntimeError, "Repeats must be non-negative"),
     (lambda x: x.repeat_interleave(2, output_size=3), RuntimeError, "repeat_interleave: Invalid "
      "output_size, expected 24 but got 3"),
-    (lambda x: x.repeat_interleave(2, dim=5), IndexError, "repeat_interleave: dimension out of "
+    (lambda x: x.repeat_interleave(2, dim=5), IndexError, "repeat_interleave: Dimension out of "
      "range (expected to be in range of [-2, 1], but got 5)"),
     (lambda x: x.repeat_interleave(mt.ones(2, 2, dtype=mt.long, device=x.device), dim=0),
      RuntimeError, "repeats must be 0-dim or 1-dim tensor"),
@@ -352,7 +352,7 @@ ERRORS = [
     (lambda x: x[0].rot90(), RuntimeError, "expected total dims >= 2, but got total dims = 1"),
     (lambda x: x.rot90(1, [0, -2]), RuntimeError, "expected rotation dims to be different, but "
      "got dim0 = 0 and dim1 = -2"),
-    (lambda x: x.rot90(1, [0, 2]), IndexError, "rot90: dimension out of range (expected to be "
+    (lambda x: x.rot90(1, [0, 2]), IndexError, "rot90: Dimension out of range (expected to be "
      "in range of [-2, 1], but got 2)"),
     (lambda x: x[0].fliplr(), RuntimeError, "Input must be >= 2-d. (got a tensor of shape "
      "(4,))"),
@@ -362,7 +362,7 @@ ERRORS = [
      "of shape (3, 4)"),
     (lambda x: x.broadcast_to(2.0), TypeError, "broadcast_to(): argument 'size' must be tuple of "
      "ints, not float"),
-    (lambda x: x.rot90(1, [0, 4]), IndexError, "rot90: dimension out of range (expected to be "
+    (lambda x: x.rot90(1, [0, 4]), IndexError, "rot90: Dimension out of range (expected to be "
      "in range of [-2, 1], but got 4)"),
 ]
 

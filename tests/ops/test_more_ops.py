@@ -162,7 +162,7 @@ def test_enough_degrees_of_freedom_do_not_warn():
      "std and var only support floating point and complex dtypes, but got torch.int64; "
      "convert the input with .float()"),
     (lambda x: x.var(3), IndexError,
-     "mean: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "mean: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
 ])
 def test_var_std_errors(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

@@ -130,7 +130,7 @@ def test_a_huge_meta_tensor_needs_no_data():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.nansum(3), IndexError,
-     "nansum: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "nansum: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.nansum((1, -2)), RuntimeError,
      "nansum(): dim 1 appears multiple times in the list of dims (1, -2)"),
     (lambda x: x.long().nanmean(), RuntimeError,
@@ -143,7 +143,7 @@ def test_a_huge_meta_tensor_needs_no_data():
      "std_mean(): pass either unbiased or correction, not both (unbiased=False is "
      "correction=0)"),
     (lambda x: x.count_nonzero(-4), IndexError,
-     "count_nonzero: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "count_nonzero: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.count_nonzero((1, 1)), RuntimeError,
      "count_nonzero(): dim 1 appears multiple times in the list of dims (1, 1)"),
     (lambda x: x[:0].aminmax(), RuntimeError,

@@ -270,7 +270,7 @@ def test_q_values_outside_0_1_are_refused_where_there_are_values(device):
      "element(s) (input shape (2, 3, 4)); k counts from 1"),
     (lambda x: x.kthvalue(1.0), TypeError, "kthvalue(): argument 'k' must be int, not float"),
     (lambda x: x.kthvalue(1, 3), IndexError,
-     "kthvalue: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "kthvalue: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.bool().kthvalue(1), NotImplementedError,
      "kthvalue(): not implemented for bool tensors (as in PyTorch); convert the input first, "
      "e.g. with .int()"),
@@ -287,9 +287,9 @@ def test_q_values_outside_0_1_are_refused_where_there_are_values(device):
      "median(): not implemented for bool tensors (as in PyTorch); convert the input first, "
      "e.g. with .int()"),
     (lambda x: x.nanmedian(-4), IndexError,
-     "nanmedian: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "nanmedian: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.argsort(3), IndexError,
-     "argsort: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "argsort: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.quantile(1.5), RuntimeError,
      "quantile() q must be in the range [0, 1] but got 1.5"),
     (lambda x: x.nanquantile(-0.5), RuntimeError,
@@ -308,7 +308,7 @@ def test_q_values_outside_0_1_are_refused_where_there_are_values(device):
     (lambda x: x[:0].quantile(0.5, 1), RuntimeError,
      "quantile() input tensor must be non-empty (input shape (0, 3, 4))"),
     (lambda x: x.quantile(0.5, 3), IndexError,
-     "quantile: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "quantile: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.quantile([0.5]), TypeError,
      "quantile(): argument 'q' must be a Tensor or a number, not list; for several quantiles "
      "pass a 1-D tensor, e.g. torch.tensor([0.25, 0.75])"),

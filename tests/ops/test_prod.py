@@ -147,9 +147,9 @@ def test_a_huge_meta_tensor_is_multiplied_without_data():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.prod(3), IndexError,
-     "prod: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "prod: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: mt.prod(x.sum(), 1), IndexError,
-     "prod: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "prod: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
     (lambda x: x.prod(1.5), TypeError, "prod(): argument 'dim' must be int, not float"),
     (lambda x: x.prod((0, 1)), TypeError, "prod(): argument 'dim' must be int, not tuple"),
     (lambda x: x.requires_grad_().prod(dtype=mt.int64), RuntimeError,

@@ -94,10 +94,10 @@ def test_float32_reductions_stay_float32():
 
 def test_reduction_errors():
     x = mt.rand(2, 3)
-    with pytest.raises(IndexError, match=r"sum: dimension out of range \(expected to be in "
+    with pytest.raises(IndexError, match=r"sum: Dimension out of range \(expected to be in "
                                          r"range of \[-2, 1\], but got 2\)"):
         x.sum(2)
-    with pytest.raises(IndexError, match="dimension out of range"):
+    with pytest.raises(IndexError, match="Dimension out of range"):
         x.max(-3)
     with pytest.raises(RuntimeError, match="mean: expected a floating-point tensor, got dtype "
                                            "torch.int64"):
@@ -113,3 +113,86 @@ def test_a_dim_listed_twice_is_refused_as_in_pytorch():
         mt.ones(2, 3).sum(dim=(0, -2))
     with pytest.raises(RuntimeError, match="dim 1 appears multiple times"):
         mt.ones(2, 3, device="meta").mean(dim=[1, 1])
+
+
+# ``dtype=`` of sum and mean: the input is converted first; the gradient comes back in the
+# input's dtype (float64 cases run the gradcheck, float32 ones compare with PyTorch).
+DTYPE_CASES = [
+    Case("sum_dtype_all", lambda T, F, a: a.sum(dtype=T.float64), [Arg(S)]),
+    Case("sum_dtype_dim", lambda T, F, a: T.sum(a, 1, True, dtype=T.float64), [Arg(S)]),
+    Case("mean_dtype_all", lambda T, F, a: a.mean(dtype=T.float64), [Arg(S)]),
+    Case("mean_dtype_dim", lambda T, F, a: T.mean(a, -1, dtype=T.float64), [Arg(S)]),
+    Case("mean_dtype_dims_keepdim",
+         lambda T, F, a: T.mean(a, dim=(0, 2), keepdim=True, dtype=T.float64), [Arg(S)]),
+    Case("mean_int_dtype", lambda T, F, a: a.mean(1, dtype=T.float32), [Arg(S, "int:7")]),
+    Case("sum_int_dtype", lambda T, F, a: T.sum(a, 0, dtype=T.int32), [Arg(S, "int:7")]),
+    Case("sum_bool_dtype", lambda T, F, a: a.sum(dtype=T.float32), [Arg(S, "bool")]),
+]
+(test_dtype_gradcheck, test_dtype_against_torch,
+ test_dtype_meta_shapes) = three_way_tests(DTYPE_CASES)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "nansum", "prod", "cumsum"])
+def test_reductions_take_dtype_like_torch(name, device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    data = np.arange(12, dtype=np.int64).reshape(3, 4) % 5
+    for dtype in ("float32", "float64", "float16"):
+        ours = getattr(mt.tensor(data, device=device), name)(1, dtype=getattr(mt, dtype))
+        theirs = getattr(torch.tensor(data), name)(1, dtype=getattr(torch, dtype))
+        assert str(ours.dtype) == str(theirs.dtype)
+        np.testing.assert_allclose(ours.cpu().numpy(), theirs.numpy())
+    if name != "mean":
+        ours = getattr(mt, name)(mt.tensor(data, device=device), 0, dtype=mt.int32)
+        assert ours.dtype is mt.int32
+        assert ours.tolist() == getattr(torch, name)(torch.tensor(data), 0,
+                                                      dtype=torch.int32).tolist()
+
+
+def test_mean_dtype_errors_like_torch():
+    for device in ("cpu", "meta"):
+        ints = mt.ones(2, 3, dtype=mt.int64, device=device)
+        with pytest.raises(RuntimeError, match=r"mean\(\): could not infer output dtype: dtype "
+                                               "must be a floating-point dtype, got "
+                                               "torch.int64"):
+            ints.mean(dtype=mt.int64)
+        with pytest.raises(RuntimeError, match="pass dtype=torch.float32"):
+            ints.mean()
+        with pytest.raises(RuntimeError, match="autograd does not support the result dtype "
+                                               "torch.int64"):
+            mt.ones(2, device=device, requires_grad=True).sum(dtype=mt.int64)
+    with mt.no_grad():
+        assert mt.ones(2, requires_grad=True).sum(dtype=mt.int64).item() == 2
+
+
+@pytest.mark.parametrize("name", ["sum", "mean"])
+def test_dtype_result_gives_the_gradient_in_the_input_dtype(name, device):
+    x = mt.ones(2, 3, device=device, requires_grad=True)
+    getattr(x, name)(0, dtype=mt.float64).sum().backward()
+    assert x.grad.dtype is mt.float32
+    expected = 1.0 if name == "sum" else 0.5
+    assert x.grad.tolist() == [[expected] * 3] * 2
+
+
+def test_dtype_sums_in_that_dtype_like_torch(device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    data = np.full(5000, 0.1, np.float16)  # float16 steps are 0.25 near 500
+    ours = mt.tensor(data, device=device).sum(dtype=mt.float32)
+    theirs = torch.tensor(data).sum(dtype=torch.float32)
+    assert ours.item() == pytest.approx(theirs.item(), abs=1e-3)
+
+
+@pytest.mark.parametrize("call", [lambda x: x.sum(5), lambda x: x.transpose(0, -3),
+                                  lambda x: x.unsqueeze(3), lambda x: x.cumsum(2),
+                                  lambda x: x.softmax(-3), lambda x: x.size(2)])
+def test_dim_out_of_range_says_what_torch_says(call, any_device):
+    """PyTorch's message after our op name, so that ``match=`` written for it still fits."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference; install the "
+                                                "test extra")
+    with pytest.raises(IndexError) as theirs:
+        call(torch.ones(2, 3))
+    with pytest.raises(IndexError) as ours:
+        call(mt.ones(2, 3, device=any_device))
+    assert str(theirs.value).startswith("Dimension out of range")
+    assert str(ours.value).endswith(str(theirs.value))

@@ -92,7 +92,7 @@ def test_a_huge_meta_tensor_is_reordered_without_data():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda x: x.flip(3), IndexError,
-     "flip: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "flip: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.flip(0, -3), RuntimeError,
      "flip(): dim 0 appears multiple times in the list of dims (0, -3)"),
     (lambda x: mt.flip(x, 0), TypeError, "flip(): argument 'dims' must be tuple of ints, not int"),
@@ -101,7 +101,7 @@ def test_a_huge_meta_tensor_is_reordered_without_data():
      "flip() takes the dims as ints, one tuple or dims=, but got 1 positional argument(s) and "
      "keyword(s) ['dims']"),
     (lambda x: x.sum().flip(1), IndexError,
-     "flip: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "flip: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
     (lambda x: x.roll(()), RuntimeError, "roll: `shifts` required: give at least one shift"),
     (lambda x: x.roll((1, 2)), RuntimeError,
      "shifts and dimensions must align. shifts: 2, dims:0; give one dim per shift, or a single "
@@ -110,7 +110,7 @@ def test_a_huge_meta_tensor_is_reordered_without_data():
      "shifts and dimensions must align. shifts: 1, dims:2; give one dim per shift, or a single "
      "shift and no dims to roll the flattened tensor"),
     (lambda x: x.roll(1, -4), IndexError,
-     "roll: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "roll: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.sum().roll(1, 0), IndexError,
      "roll: dimension specified as 0 but the tensor has no dimensions; give no dims to roll a "
      "0-d tensor"),

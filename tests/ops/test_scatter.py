@@ -213,7 +213,7 @@ def _long(*data, device):
     (lambda x: x.scatter(1, x.long().repeat(2, 1), 0.0), RuntimeError,
      "scatter(): Expected index (6, 4) to be no larger than self (3, 4) apart from dimension 1"),
     (lambda x: x.scatter(2, x.long(), 0.0), IndexError,
-     "scatter: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+     "scatter: Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
     (lambda x: x.scatter(1, x.long(), 2.0, reduce="sum"), RuntimeError,
      "scatter(): reduce argument must be either add or multiply, got 'sum'"),
     (lambda x: x.scatter(1, x.long()), TypeError,
@@ -253,7 +253,7 @@ def _long(*data, device):
     (lambda x: x.index_fill(0, x[:, 0].long(), "a"), TypeError,
      "index_fill(): argument 'value' must be a number or a 0-dimensional Tensor, but got str"),
     (lambda x: x.index_fill_(-3, x[:, 0].long(), 1.0), IndexError,
-     "index_fill: dimension out of range (expected to be in range of [-2, 1], but got -3)"),
+     "index_fill: Dimension out of range (expected to be in range of [-2, 1], but got -3)"),
 ])
 def test_errors_same_on_cpu_and_meta(call, error, message):
     for device in ("cpu", "meta"):

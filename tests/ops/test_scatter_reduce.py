@@ -170,7 +170,7 @@ def test_a_huge_meta_scatter_reduce_is_shapes_only():
     (lambda T, x, i: x.scatter_reduce(0, i[0], x[:2], "sum"), RuntimeError,
      "scatter_reduce(): Index tensor must have the same number of dimensions as self tensor"),
     (lambda T, x, i: x.scatter_reduce(2, i, x[:2], "sum"), IndexError,
-     "scatter_reduce: dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+     "scatter_reduce: Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
     (lambda T, x, i: x.scatter_reduce(0, i, 1.0, "sum"), TypeError,
      "scatter_reduce(): argument 'src' (position 4) must be Tensor, not float"),
     (lambda T, x, i: x.scatter(0, i, x[:2], reduce="mean"), RuntimeError,

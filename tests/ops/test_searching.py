@@ -340,6 +340,23 @@ def test_isin_with_a_number_on_either_side_as_torch(elements, test, device):
           torch.isin(make(torch, elements), make(torch, test)))
 
 
+ISIN_KEYWORDS = {  # each of PyTorch's three overloads, by its own keyword names
+    "tensors": lambda T, x, t: T.isin(elements=x, test_elements=t),
+    "test_elements_only": lambda T, x, t: T.isin(x, test_elements=t, invert=True),
+    "element_number": lambda T, x, t: T.isin(element=2, test_elements=t),
+    "element_number_invert": lambda T, x, t: T.isin(element=5, test_elements=t, invert=True),
+    "test_element_number": lambda T, x, t: T.isin(elements=x, test_element=3),
+    "test_element_positional": lambda T, x, t: T.isin(x, test_element=3.0, assume_unique=True),
+}
+
+
+@pytest.mark.parametrize("label", list(ISIN_KEYWORDS))
+def test_isin_keyword_names_as_torch(label, device):
+    data, test = np.array([[1, 2], [3, 4]]), np.array([2, 3])
+    ours = ISIN_KEYWORDS[label](mt, mt.tensor(data, device=device), mt.tensor(test, device=device))
+    _same(ours, ISIN_KEYWORDS[label](torch, torch.tensor(data), torch.tensor(test)))
+
+
 def test_isin_meta_and_no_gradient():
     x = mt.empty(2**20, 2**20, device="meta", requires_grad=True)
     out = mt.isin(x, mt.empty(2**30, device="meta"))
@@ -362,6 +379,16 @@ def test_isin_meta_and_no_gradient():
      "isin(): argument 'invert' must be bool, not int"),
     (lambda x: mt.isin(2, 3), TypeError,
      "isin(): expected elements or test_elements to be a Tensor, but got int and int"),
+    (lambda x: mt.isin(element=x, test_elements=x), TypeError,
+     "isin(): argument 'element' must be Number, not Tensor; pass a Tensor as 'elements'"),
+    (lambda x: mt.isin(x, test_element=x), TypeError,
+     "isin(): argument 'test_element' must be Number, not Tensor; pass a Tensor as "
+     "'test_elements'"),
+    (lambda x: mt.isin(x, x, test_element=2), TypeError,
+     "isin() got both 'test_elements' and 'test_element'; pass one: 'test_elements' for a "
+     "Tensor, 'test_element' for a number"),
+    (lambda x: mt.isin(test_elements=x), TypeError,
+     "isin() missing required argument 'elements' (a Tensor) or 'element' (a number)"),
 ])
 def test_isin_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

@@ -125,13 +125,13 @@ def test_a_huge_meta_tensor_is_sorted_without_data():
      "element(s)"),
     (lambda x: x.topk(2.0), TypeError, "topk(): argument 'k' must be int, not float"),
     (lambda x: x.topk(1, 3), IndexError,
-     "topk: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "topk: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: (x > 0).topk(1), RuntimeError,
      "topk does not support bool dtypes; convert the input first, e.g. with .int()"),
     (lambda x: x.sort(-4), IndexError,
-     "sort: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "sort: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: mt.sort(x.sum(), 1), IndexError,
-     "sort: dimension out of range (expected to be in range of [-1, 0], but got 1)"),
+     "sort: Dimension out of range (expected to be in range of [-1, 0], but got 1)"),
 ])
 def test_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

@@ -158,18 +158,18 @@ def test_a_huge_meta_tensor_is_cut_without_data():
     (lambda x: x.split([1, 1.0]), TypeError,
      "split_with_sizes(): argument 'split_sizes' must be int, not float"),
     (lambda x: x.split(1, 3), IndexError,
-     "split: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "split: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x.sum().split(1), RuntimeError, "split expects at least a 1-dimensional tensor"),
     (lambda x: x.chunk(0), RuntimeError,
      "chunk expects `chunks` to be greater than 0, got: 0"),
     (lambda x: x.chunk(2.0), TypeError, "chunk(): argument 'chunks' must be int, not float"),
     (lambda x: x.sum().chunk(1), RuntimeError, "chunk expects at least a 1-dimensional tensor"),
     (lambda x: x.chunk(2, -4), IndexError,
-     "chunk: dimension out of range (expected to be in range of [-3, 2], but got -4)"),
+     "chunk: Dimension out of range (expected to be in range of [-3, 2], but got -4)"),
     (lambda x: x.sum().unbind(), IndexError,
      "unbind: Dimension specified as 0 but tensor has no dimensions"),
     (lambda x: x.unbind(3), IndexError,
-     "unbind: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "unbind: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
 ])
 def test_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

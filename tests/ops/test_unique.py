@@ -122,7 +122,7 @@ def test_meta_refuses_as_torch_meta_does(call):
     (lambda x: x.sum().unique(dim=0), IndexError,
      "unique(): Dimension specified as 0 but tensor has no dimensions"),
     (lambda x: x.unique(dim=3), IndexError,
-     "unique: dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+     "unique: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
     (lambda x: x[:, :0].unique_consecutive(dim=0), RuntimeError,
      "unique_consecutive(): There are 0 sized dimensions, and they aren't selected, so unique "
      "cannot be applied (input of shape (2, 0, 4), dim 0)"),

@@ -183,10 +183,10 @@ def test_empty_inputs(torch):
 @pytest.mark.parametrize("device", ["cpu", "meta"])
 def test_amax_amin_errors(device):
     x = mt.empty(2, 3, device=device)
-    with pytest.raises(IndexError, match=r"amax: dimension out of range \(expected to be in "
+    with pytest.raises(IndexError, match=r"amax: Dimension out of range \(expected to be in "
                                          r"range of \[-2, 1\], but got 2\)"):
         x.amax(2)
-    with pytest.raises(IndexError, match=r"amin: dimension out of range .* but got -3\)"):
+    with pytest.raises(IndexError, match=r"amin: Dimension out of range .* but got -3\)"):
         mt.amin(x, (0, -3))
     with pytest.raises(RuntimeError, match=r"amax\(\): dim 0 appears multiple times in the "
                                            r"list of dims \(0, -2\)"):
@@ -213,7 +213,7 @@ def test_norm_errors(device):
     with pytest.raises(RuntimeError, match=r"linalg.vector_norm: Expected a floating point "
                                            r"tensor as input. Got torch.int64"):
         mt.norm(mt.zeros(3, dtype=mt.int64, device=device))
-    with pytest.raises(IndexError, match=r"linalg.vector_norm: dimension out of range .* but "
+    with pytest.raises(IndexError, match=r"linalg.vector_norm: Dimension out of range .* but "
                                          r"got 2\)"):
         x.norm(dim=2)
     with pytest.raises(RuntimeError, match="dim 1 appears multiple times"):
