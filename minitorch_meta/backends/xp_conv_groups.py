@@ -123,26 +123,29 @@ class GroupedConvKernels:
         NCHW view of channels-last memory.
 
         Per cache-sized chunk of samples, one batched GEMM gives every output pixel's
-        ``(KH, KW, C/G)`` patch per group, and the single-group col2im adds them into the
-        group-major padded gradient. Unchunked, the GEMM's output (the size of im2col) left
-        the cache and the product ran several times slower here.
+        ``(KH, KW, C/G)`` patch per sample and group, and the single-group col2im adds them
+        into the padded gradient, kept ``(N, G, H', W', C/G)`` so that a chunk of samples is
+        a batch of ``n*G`` single-group images. Unchunked, the GEMM's output (the size of
+        im2col) left the cache and the product ran several times slower here.
         """
-        G, N, _, _, Cg = padded_shape
+        G, N, HP, WP, Cg = padded_shape
         O, _, KH, KW = w.shape
         OH, OW = out_hw
         rows, K = OH * OW, KH * KW * Cg  # GEMM rows per sample, patch length per group
         w_cols_t = self.xp.ascontiguousarray(self._grouped_weight_columns(w, groups)
                                              .transpose(0, 2, 1))  # (G, O/G, K)
-        gx_pad = self.xp.zeros(padded_shape, gy_t.dtype)
-        step = min(N, samples_per_chunk(rows * K * G * gy_t.itemsize, GROUPED_CHUNK_BYTES))
-        buffer = self.xp.empty(G * step * rows * K, gy_t.dtype)
+        gy_samples = gy_t.reshape(G, O // G, N, rows)
+        gx_pad = self.xp.zeros((N, G, HP, WP, Cg), gy_t.dtype)
+        step = max(1, min(N, samples_per_chunk(rows * K * G * gy_t.itemsize,
+                                               GROUPED_CHUNK_BYTES)))  # 1 for an empty batch
+        buffer = self.xp.empty(step * G * rows * K, gy_t.dtype)
         for start in range(0, N, step):
             n = min(step, N - start)
-            patches = self.xp.matmul(gy_t[:, :, start * rows:(start + n) * rows]
-                                     .transpose(0, 2, 1), w_cols_t,
-                                     out=buffer[:G * n * rows * K].reshape(G, n * rows, K))
-            self._add_patches(gx_pad[:, start:start + n].reshape(G * n, *padded_shape[2:]),
-                              patches.reshape(G * n, OH, OW, KH, KW, Cg), 1, stride, dilation)
+            patches = self.xp.matmul(gy_samples[:, :, start:start + n].transpose(2, 0, 3, 1),
+                                     w_cols_t,
+                                     out=buffer[:n * G * rows * K].reshape(n, G, rows, K))
+            self._add_patches(gx_pad[start:start + n].reshape(n * G, HP, WP, Cg),
+                              patches.reshape(n * G, OH, OW, KH, KW, Cg), 1, stride, dilation)
         return self._from_group_major(gx_pad, padding, in_hw)
 
     def _padded_group_major(self, x, groups, padding):
@@ -157,13 +160,13 @@ class GroupedConvKernels:
         return out
 
     def _from_group_major(self, gx_pad, padding, in_hw):
-        """The (G, N, H', W', C/G) padded gradient, cropped, as an NCHW view of channels-last
+        """The (N, G, H', W', C/G) padded gradient, cropped, as an NCHW view of channels-last
         memory (one copy)."""
-        G, N, _, _, Cg = gx_pad.shape
+        N, G, _, _, Cg = gx_pad.shape
         top, _, left, _ = padding
         H, W = in_hw
         gx = self.xp.empty((N, H, W, G, Cg), gx_pad.dtype)
-        gx[...] = gx_pad[:, :, top:top + H, left:left + W, :].transpose(1, 2, 3, 0, 4)
+        gx[...] = gx_pad[:, :, top:top + H, left:left + W, :].transpose(0, 2, 3, 1, 4)
         return gx.reshape(N, H, W, G * Cg).transpose(0, 3, 1, 2)
 
     def _grouped_im2col(self, x_groups, geometry):
