@@ -109,14 +109,19 @@ layout and indexing
                                 gives them) along ``shape``; writes through it reach ``a``
                                 (``diagonal``, ``Tensor.unfold``)
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
-    conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward) -> (y, saved)
-                                (``saved`` may be None when ``for_backward`` is False)
+    conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward, groups=1) -> (y, saved)
+                                (``saved`` may be None when ``for_backward`` is False;
+                                ``groups``: ``w`` is (O, C/groups, kH, kW), output channels
+                                ``[g*O/groups, (g+1)*O/groups)`` read only input channels
+                                ``[g*C/groups, (g+1)*C/groups)``)
                                 (``out_hw`` may be smaller than the geometry allows: then
                                 only the first outputs are computed)
     conv2d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
-    conv_transpose2d(x, w, b, stride, padding, dilation, out_hw) -> y
+    conv_transpose2d(x, w, b, stride, padding, dilation, out_hw, groups=1) -> y
                                 conv2d's input gradient as an op: ``x`` (N, O, H, W) spread
-                                through ``w`` (O, C, kH, kW) into (N, C, *out_hw), ``b`` (C,)
+                                through ``w`` (O, C/groups, kH, kW) into (N, C, *out_hw),
+                                each group of ``x``'s channels into its own group of
+                                ``C/groups`` output channels, ``b`` (C,)
                                 or None added; ``padding`` (top, bottom, left, right) is cut
                                 off; rows and columns past the windows' reach (an
                                 ``output_padding``) get only the bias
@@ -246,10 +251,10 @@ class Backend:
     def accumulate(self, target, index, values): self._missing("accumulate")
     def scatter_reduce(self, target, index, values, reduce):
         self._missing("scatter_reduce")
-    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
+    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True, groups=1):
         self._missing("conv2d")
     def conv2d_backward(self, gy, saved, needs_input_grad): self._missing("conv2d_backward")
-    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw):
+    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw, groups=1):
         self._missing("conv_transpose2d")
     def max_pool2d(self, x, kernel, stride, padding, dilation, out_hw, with_argmax=True):
         self._missing("max_pool2d")

@@ -6,6 +6,7 @@ so that the CUDA path runs exactly this code.
 
 The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winograd.py``
 (Winograd, which ``xp_conv`` picks for stride-1 layers with many channels),
+``xp_conv_groups.py`` (grouped and depthwise convolutions, one batched GEMM),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
 here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im),
 ``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``); ``xp_half.py`` runs the
@@ -25,6 +26,7 @@ from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
+from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
@@ -34,7 +36,8 @@ from .xp_winograd import WinogradKernels
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
-                FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels, Backend):
+                FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
+                GroupedConvKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

@@ -11,6 +11,7 @@ and its GEMM output needs no copy (the idea of PyTorch's ``channels_last``).
 from __future__ import annotations
 
 from .chunking import samples_per_chunk
+from .xp_conv_groups import GroupedSaved
 from .xp_winograd import WinogradSaved, use_winograd
 
 # Inference builds im2col this many bytes at a time, so a chunk is still in cache for its GEMM.
@@ -118,7 +119,7 @@ def im2col_width(w_shape, block, stride, dilation) -> int:
 class ConvKernels:
     """``conv2d`` and ``conv2d_backward`` by im2col over strided channels-last views."""
 
-    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
+    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True, groups=1):
         """Cross-correlation by im2col over strided views of channels-last storage.
 
         The bias rides in the GEMM: im2col gets a column of ones and the weight matrix the
@@ -131,7 +132,11 @@ class ConvKernels:
 
         Stride-1 layers with many channels take the Winograd path instead
         (``xp_winograd.use_winograd`` decides; ``conv2d_backward`` follows what was saved).
+        Grouped convolutions go to ``xp_conv_groups`` before either is considered.
         """
+        if groups != 1:
+            return self._grouped_conv2d(x, w, b, stride, padding, dilation, out_hw, groups,
+                                        for_backward)
         N, C, H, W = x.shape
         O, _, KH, KW = w.shape
         OH, OW = out_hw
@@ -200,6 +205,8 @@ class ConvKernels:
     def conv2d_backward(self, gy, saved, needs_input_grad):
         if isinstance(saved, WinogradSaved):
             return self._winograd_backward(gy, saved, needs_input_grad)
+        if isinstance(saved, GroupedSaved):
+            return self._grouped_conv2d_backward(gy, saved, needs_input_grad)
         cols, block, x_shape, padded_shape, w, stride, padding, dilation, out_hw = saved
         N, C, H, W = x_shape
         O, _, KH, KW = w.shape
@@ -223,10 +230,13 @@ class ConvKernels:
                                               dilation, out_hw)
         return gx, gw, gb
 
-    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw):
+    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw, groups=1):
         """conv2d's input gradient as an op: ``x`` (N, O, H, W) plays ``gy`` and the result
         (N, C, *out_hw) is what a conv2d of that geometry would read (the col2im of
         ``_input_gradient``); the bias is added once per output channel."""
+        if groups != 1:
+            return self._grouped_conv_transpose2d(x, w, b, stride, padding, dilation, out_hw,
+                                                  groups)
         N, O, H, W = x.shape
         C = w.shape[1]
         top, bottom, left, right = padding

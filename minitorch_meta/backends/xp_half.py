@@ -27,13 +27,14 @@ class HalfKernels:
     def _widens_gemm(self, a) -> bool:
         return self.half_gemm_dtype is not None and a.dtype == self.xp.float16
 
-    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True):
+    def conv2d(self, x, w, b, stride, padding, dilation, out_hw, for_backward=True, groups=1):
         if not self._widens_gemm(x):
-            return super().conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward)
+            return super().conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward,
+                                  groups)
         wide = self.half_gemm_dtype
         y, saved = super().conv2d(x.astype(wide), w.astype(wide),
                                   None if b is None else b.astype(wide),
-                                  stride, padding, dilation, out_hw, for_backward)
+                                  stride, padding, dilation, out_hw, for_backward, groups)
         return y.astype(x.dtype), saved  # ``astype`` keeps the channels-last layout
 
     def conv2d_backward(self, gy, saved, needs_input_grad):

@@ -26,14 +26,18 @@ def _check_padding(padding, stride, dims: int = 2):
     return ntuple(padding, dims, "padding")
 
 
-def _check_groups_and_mode(name: str, groups, padding_mode: str) -> None:
-    """What every convolution layer refuses: groups other than 1, padding modes other than
-    zeros (the layer's class ``name`` in the messages)."""
-    if not isinstance(groups, int) or groups <= 0:
+def _check_groups_and_mode(in_channels: int, out_channels: int, groups,
+                           padding_mode: str) -> None:
+    """PyTorch's checks of every convolution layer: ``groups`` a positive int dividing both
+    channel counts, and a known padding mode."""
+    if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
         raise ValueError(f"groups must be a positive integer, got {groups!r}")
-    if groups != 1:
-        raise NotImplementedError(f"{name}: groups={groups} is not supported by "
-                                  "minitorch_meta (only groups=1)")
+    if in_channels % groups:
+        raise ValueError(f"in_channels must be divisible by groups, got in_channels="
+                         f"{in_channels} and groups={groups}")
+    if out_channels % groups:
+        raise ValueError(f"out_channels must be divisible by groups, got out_channels="
+                         f"{out_channels} and groups={groups}")
     if padding_mode not in _PADDING_MODES:
         raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
                          f"padding_mode='{padding_mode}'")
@@ -89,25 +93,28 @@ class _ConvNd(Module):
 
 class Conv2d(_ConvNd):
     """2-D convolution with ``stride``, ``padding`` (ints, ``'same'``, ``'valid'``),
-    ``dilation`` and an optional bias.
+    ``dilation``, ``groups`` (each of ``groups`` groups of input channels has its own
+    ``out_channels / groups`` filters; depthwise when ``groups == in_channels``) and an
+    optional bias. The weight is ``(out_channels, in_channels / groups, kH, kW)``.
 
     Initialised as in PyTorch: weight ~ kaiming_uniform(a=sqrt(5)) and bias ~
-    U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels * kH * kW``.
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with ``fan_in = in_channels / groups * kH * kW``.
 
     Shape:
         input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)`` with
         ``H_out = (H + 2 * padding - dilation * (kH - 1) - 1) // stride + 1`` (likewise W).
 
     Raises:
-        ValueError: a bad padding string, ``'same'`` with stride > 1, groups < 1.
-        NotImplementedError: ``groups != 1`` or a padding_mode other than ``'zeros'``.
+        ValueError: a bad padding string, ``'same'`` with stride > 1, groups not a positive
+            int or not dividing ``in_channels`` and ``out_channels``.
+        NotImplementedError: a padding_mode other than ``'zeros'``.
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
         super().__init__()
-        _check_groups_and_mode(type(self).__name__, groups, padding_mode)
+        _check_groups_and_mode(in_channels, out_channels, groups, padding_mode)
         if padding_mode != "zeros":
             raise NotImplementedError(f"{type(self).__name__}: padding_mode='{padding_mode}' is "
                                       "not supported by minitorch_meta (only 'zeros')")
@@ -121,7 +128,7 @@ class Conv2d(_ConvNd):
 
 class Conv1d(Conv2d):
     """1-D convolution over sequences, with ``Conv2d``'s arguments (one int each) and
-    initialisation (``fan_in = in_channels * kW``).
+    initialisation (``fan_in = in_channels / groups * kW``).
 
     Shape:
         input ``(N, C_in, L)`` or ``(C_in, L)`` -> ``(N, C_out, L_out)`` or

@@ -26,22 +26,17 @@ def _batched(op: str, input: Tensor, rank: int):
     return input, False
 
 
-def _only_one_group(op: str, groups) -> None:
-    if groups != 1:
-        raise NotImplementedError(f"{op}: groups={groups} is not supported (only groups=1)")
-
-
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """1-D cross-correlation of ``input`` with ``weight`` (PyTorch's ``F.conv1d``).
 
     Shape:
-        input ``(N, C_in, L)`` or ``(C_in, L)``, weight ``(C_out, C_in, kW)``, bias
+        input ``(N, C_in, L)`` or ``(C_in, L)``, weight ``(C_out, C_in / groups, kW)``, bias
         ``(C_out,)`` -> ``(N, C_out, L_out)`` or ``(C_out, L_out)``.
     """
-    _only_one_group("conv1d", groups)
     x, unbatched = _batched("conv1d", input, 3)
-    y = conv_ops.Conv1d(stride=stride, padding=padding, dilation=dilation)(x, weight, bias)
+    y = conv_ops.Conv1d(stride=stride, padding=padding, dilation=dilation,
+                        groups=groups)(x, weight, bias)
     return y.squeeze(0) if unbatched else y
 
 
@@ -51,7 +46,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     before ``dilation``, as there).
 
     Shape:
-        input ``(N, C_in, L)`` or ``(C_in, L)``, weight ``(C_in, C_out, kW)``, bias
+        input ``(N, C_in, L)`` or ``(C_in, L)``, weight ``(C_in, C_out / groups, kW)``, bias
         ``(C_out,)`` -> ``(N, C_out, L_out)`` or ``(C_out, L_out)`` with ``L_out = (L - 1) *
         stride - 2 * padding + dilation * (kW - 1) + output_padding + 1``.
     """
@@ -65,8 +60,8 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     ``conv2d`` with respect to its input.
 
     Shape:
-        input ``(N, C_in, H, W)`` or ``(C_in, H, W)``, weight ``(C_in, C_out, kH, kW)``,
-        bias ``(C_out,)`` -> ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)`` with
+        input ``(N, C_in, H, W)`` or ``(C_in, H, W)``, weight ``(C_in, C_out / groups, kH,
+        kW)``, bias ``(C_out,)`` -> ``(N, C_out, H_out, W_out)`` or ``(C_out, H_out, W_out)`` with
         ``H_out = (H - 1) * stride - 2 * padding + dilation * (kH - 1) + output_padding + 1``
         (likewise W).
     """
@@ -76,8 +71,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 
 def _transposed(op, function, rank, input, weight, bias, stride, padding, output_padding,
                 groups, dilation) -> Tensor:
-    _only_one_group(op, groups)
     x, unbatched = _batched(op, input, rank)
     y = function(stride=stride, padding=padding, output_padding=output_padding,
-                 dilation=dilation)(x, weight, bias)
+                 dilation=dilation, groups=groups)(x, weight, bias)
     return y.squeeze(0) if unbatched else y

@@ -14,9 +14,11 @@ class ConvTranspose2d(_ConvNd):
     ``dilation`` and an optional bias; ``forward(input, output_size=None)`` may ask for an
     output size instead of ``output_padding``.
 
-    The weight is ``(in_channels, out_channels, kH, kW)``; initialised as in PyTorch:
-    kaiming_uniform(a=sqrt(5)) and the bias in ``±1/sqrt(fan_in)``, where ``fan_in`` is read
-    off the weight's dimension 1: ``out_channels * kH * kW``.
+    Each of ``groups`` groups of input channels spreads into its own ``out_channels /
+    groups`` output channels. The weight is ``(in_channels, out_channels / groups, kH, kW)``;
+    initialised as in PyTorch: kaiming_uniform(a=sqrt(5)) and the bias in
+    ``±1/sqrt(fan_in)``, where ``fan_in`` is read off the weight's dimension 1:
+    ``out_channels / groups * kH * kW``.
 
     Shape:
         input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)`` or
@@ -24,9 +26,9 @@ class ConvTranspose2d(_ConvNd):
         (kH - 1) + output_padding + 1`` (likewise W).
 
     Raises:
-        ValueError: groups < 1, a padding mode other than ``'zeros'`` (PyTorch's message),
+        ValueError: groups not a positive int or not dividing ``in_channels`` and
+            ``out_channels``, a padding mode other than ``'zeros'`` (PyTorch's message),
             padding given as a string; at forward, an ``output_size`` out of reach.
-        NotImplementedError: ``groups != 1``.
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
@@ -34,7 +36,7 @@ class ConvTranspose2d(_ConvNd):
                  padding_mode: str = "zeros", device=None, dtype=None) -> None:
         super().__init__()
         name = type(self).__name__
-        _check_groups_and_mode(name, groups, padding_mode)
+        _check_groups_and_mode(in_channels, out_channels, groups, padding_mode)
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {name}')
         if isinstance(padding, str):
@@ -86,7 +88,7 @@ class ConvTranspose1d(ConvTranspose2d):
         (kW - 1) + output_padding + 1``.
 
     Raises:
-        ValueError, NotImplementedError: as ``ConvTranspose2d``.
+        ValueError: as ``ConvTranspose2d``.
     """
 
     dims = 1

@@ -65,13 +65,12 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     """2-D cross-correlation of ``input`` with ``weight`` (PyTorch's ``F.conv2d``).
 
     Shape:
-        input ``(N, C_in, H, W)`` or ``(C_in, H, W)``, weight ``(C_out, C_in, kH, kW)``,
-        bias ``(C_out,)`` -> ``(N, C_out, H_out, W_out)``.
+        input ``(N, C_in, H, W)`` or ``(C_in, H, W)``, weight ``(C_out, C_in / groups, kH,
+        kW)``, bias ``(C_out,)`` -> ``(N, C_out, H_out, W_out)``.
     """
-    if groups != 1:
-        raise NotImplementedError(f"conv2d: groups={groups} is not supported (only groups=1)")
     x, unbatched = _batched("conv2d", input)
-    y = conv_ops.Conv2d(stride=stride, padding=padding, dilation=dilation)(x, weight, bias)
+    y = conv_ops.Conv2d(stride=stride, padding=padding, dilation=dilation,
+                        groups=groups)(x, weight, bias)
     return y.squeeze(0) if unbatched else y
 
 

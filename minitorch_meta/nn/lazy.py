@@ -120,6 +120,10 @@ class LazyConv2d(LazyModuleMixin, Conv2d):
             raise ShapeError("conv2d", f"expected a 3-D (C_in, H, W) or 4-D (N, C_in, H, W) input "
                                        f"to {type(self).__name__}, but got input of shape "
                                        f"{fmt(input.shape)}")
+        if input.shape[-3] % self.groups:  # PyTorch's check, deferred to the first input
+            raise ValueError(f"in_channels must be divisible by groups, got in_channels="
+                             f"{input.shape[-3]} (the input's channels) and groups="
+                             f"{self.groups}")
         with no_grad():
             self.in_channels = input.shape[-3]
             self.weight.materialize((self.out_channels, self.in_channels // self.groups)

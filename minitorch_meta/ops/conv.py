@@ -74,22 +74,45 @@ def padded_extent_error(padded, extent, x_shape, w_shape) -> str:
             f"actual input size (input shape {fmt(x_shape)}, weight shape {fmt(w_shape)})")
 
 
+def check_groups(op: str, groups) -> int:
+    """``groups`` as PyTorch takes it: an int (TypeError otherwise) above zero."""
+    if isinstance(groups, bool) or not isinstance(groups, int):
+        raise TypeError(f"{op}: groups must be an int, got {groups!r} "
+                        f"({type(groups).__name__})")
+    if groups <= 0:
+        raise ShapeError(op, f"non-positive groups is not supported, got groups={groups}")
+    return groups
+
+
+def require_divisible_by_groups(op: str, w_shape, groups: int) -> None:
+    """The weight's dimension 0 (output channels of a convolution, input channels of a
+    transposed one) splits into ``groups`` equal parts."""
+    if w_shape[0] % groups:
+        raise ShapeError(op, f"Given groups={groups}, expected weight to be divisible by "
+                             f"{groups} at dimension 0, but got weight of shape "
+                             f"{fmt(w_shape)} ({w_shape[0]} is not a multiple of {groups})")
+
+
 class Conv2d(Function):
-    """Cross-correlate a batch of images with a bank of filters.
+    """Cross-correlate a batch of images with a bank of filters, in ``groups`` independent
+    groups of channels (depthwise when ``groups == C_in``).
 
     Shape:
-        input ``(N, C_in, H, W)``, weight ``(C_out, C_in, kH, kW)``, bias ``(C_out,)`` ->
-        output ``(N, C_out, H_out, W_out)`` with
+        input ``(N, C_in, H, W)``, weight ``(C_out, C_in / groups, kH, kW)``, bias
+        ``(C_out,)`` -> output ``(N, C_out, H_out, W_out)`` with
         ``H_out = conv_out_size(H, kH, stride, padding, dilation)`` (likewise W).
 
     Raises:
-        ShapeError: wrong ranks, channel mismatch, kernel larger than the padded input,
-            non-positive stride or dilation, negative padding.
+        ShapeError: wrong ranks, channel mismatch, ``C_out`` not divisible by groups,
+            kernel larger than the padded input, non-positive stride, dilation or groups,
+            negative padding.
+        TypeError: groups not an int.
     """
 
     op_name, backward_name = "conv2d", "ConvolutionBackward0"
     saved_for_backward = (0, 1)
     dims = 2  # spatial dimensions
+    groups = 1  # unless given
 
     def infer(self, x, w, b=None):
         op, dims = self.op_name, self.dims
@@ -98,7 +121,15 @@ class Conv2d(Function):
         shapes.require_same_dtype(op, "input", x.dtype, "weight", w.dtype)
         (N, C), sizes = x.shape[:2], tuple(x.shape[2:])
         (O, C_w), kernel = w.shape[:2], tuple(w.shape[2:])
-        if C != C_w:
+        groups = check_groups(op, self.groups)
+        if groups != 1:
+            require_divisible_by_groups(op, w.shape, groups)
+            if C != C_w * groups:
+                raise ShapeError(op, f"Given groups={groups}, weight of shape {fmt(w.shape)} "
+                                     f"expects the input to have {C_w * groups} channels "
+                                     f"({C_w} per group), but got {C} channels (input shape "
+                                     f"{fmt(x.shape)})")
+        elif C != C_w:
             raise ShapeError(op, f"input has {C} channels but weight expects {C_w} (weight shape "
                                  f"{fmt(w.shape)}); input shape {fmt(x.shape)}")
         if b is not None and tuple(b.shape) != (O,):
@@ -127,7 +158,7 @@ class Conv2d(Function):
         if self.dims == 1:
             x, w = with_height(backend, x), with_height(backend, w)
         y, self.saved = backend.conv2d(x, w, b, stride, padding, dilation, out_hw,
-                                       for_backward=self.recording)
+                                       for_backward=self.recording, groups=self.groups)
         return y if self.dims == 2 else without_height(backend, y)
 
     def backward(self, backend, gy):
@@ -146,12 +177,12 @@ class Conv1d(Conv2d):
     its kernels on inputs of height 1 (reshaped views, no copies, one graph node).
 
     Shape:
-        input ``(N, C_in, L)``, weight ``(C_out, C_in, kW)``, bias ``(C_out,)`` ->
+        input ``(N, C_in, L)``, weight ``(C_out, C_in / groups, kW)``, bias ``(C_out,)`` ->
         output ``(N, C_out, L_out)`` with ``L_out = conv_out_size(L, kW, stride, padding,
         dilation)``.
 
     Raises:
-        ShapeError: as ``Conv2d``.
+        ShapeError, TypeError: as ``Conv2d``.
     """
 
     op_name = "conv1d"

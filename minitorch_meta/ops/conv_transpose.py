@@ -10,7 +10,14 @@ kernels on inputs of height 1.
 from __future__ import annotations
 
 from . import shapes
-from .conv import lift_to_2d, ntuple, with_height, without_height
+from .conv import (
+    check_groups,
+    lift_to_2d,
+    ntuple,
+    require_divisible_by_groups,
+    with_height,
+    without_height,
+)
 from .function import Function
 from .shapes import ShapeError, fmt
 
@@ -28,24 +35,28 @@ def transposed_out_size(size: int, kernel: int, stride: int, padding: int, dilat
 
 class ConvTranspose2d(Function):
     """Spread each input pixel through the filters into an output ``stride`` times larger
-    (the gradient of ``conv2d`` with respect to its input).
+    (the gradient of ``conv2d`` with respect to its input), each of ``groups`` groups of
+    input channels into its own group of ``C_out / groups`` output channels.
 
     Shape:
-        input ``(N, C_in, H, W)``, weight ``(C_in, C_out, kH, kW)``, bias ``(C_out,)`` ->
-        output ``(N, C_out, H_out, W_out)`` with ``H_out = (H - 1) * stride - 2 * padding +
-        dilation * (kH - 1) + output_padding + 1`` (likewise W).
+        input ``(N, C_in, H, W)``, weight ``(C_in, C_out / groups, kH, kW)``, bias
+        ``(C_out,)`` -> output ``(N, C_out, H_out, W_out)`` with ``H_out = (H - 1) * stride -
+        2 * padding + dilation * (kH - 1) + output_padding + 1`` (likewise W).
 
     Raises:
-        ShapeError: wrong ranks, channel mismatch, non-positive stride or dilation, negative
-            padding, ``output_padding`` not below stride or dilation, an empty spatial input
-            in a non-empty batch, or an output that would be empty.
-        TypeError: padding given as a string (PyTorch takes ints only here).
+        ShapeError: wrong ranks, channel mismatch, ``C_in`` not divisible by groups,
+            non-positive stride, dilation or groups, negative padding, ``output_padding``
+            not below stride or dilation, an empty spatial input in a non-empty batch, or an
+            output that would be empty.
+        TypeError: padding given as a string (PyTorch takes ints only here), groups not an
+            int.
     """
 
     op_name, backward_name = "conv_transpose2d", "ConvolutionBackward0"
     # x is read for the weight's gradient, the weight for the input's.
     saved_for_backward = ((0, 1), (1, 0))
     dims = 2  # spatial dimensions
+    groups = 1  # unless given
 
     def infer(self, x, w, b=None):
         op, dims = self.op_name, self.dims
@@ -53,15 +64,19 @@ class ConvTranspose2d(Function):
         shapes.require_ndim(op, "weight", w.shape, (dims + 2,), _WEIGHT_LAYOUT[dims])
         shapes.require_same_dtype(op, "input", x.dtype, "weight", w.dtype)
         (N, C), sizes = x.shape[:2], tuple(x.shape[2:])
-        (C_w, O), kernel = w.shape[:2], tuple(w.shape[2:])
+        (C_w, O_g), kernel = w.shape[:2], tuple(w.shape[2:])
+        groups = check_groups(op, self.groups)
+        require_divisible_by_groups(op, w.shape, groups)
+        O = O_g * groups
         if C != C_w:
             raise ShapeError(op, f"input has {C} channels but weight expects {C_w} (weight shape "
                                  f"{fmt(w.shape)}, laid out{_WEIGHT_LAYOUT[dims]}); input shape "
                                  f"{fmt(x.shape)}")
         if b is not None and tuple(b.shape) != (O,):
             raise ShapeError(op, f"bias should have shape ({O},) to match the {O} output channels "
-                                 f"of weight {fmt(w.shape)} (its dimension 1), but has shape "
-                                 f"{fmt(b.shape)}")
+                                 f"of weight {fmt(w.shape)} (its dimension 1"
+                                 f"{f' times groups={groups}' if groups != 1 else ''}), but has "
+                                 f"shape {fmt(b.shape)}")
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
         stride, padding, dilation, output_padding = self._hyper_tuples(op, dims)
@@ -106,7 +121,7 @@ class ConvTranspose2d(Function):
             x, w = with_height(backend, x), with_height(backend, w)
         if self.recording:
             self.x, self.w = x, w
-        y = backend.conv_transpose2d(x, w, b, stride, padding, dilation, out_hw)
+        y = backend.conv_transpose2d(x, w, b, stride, padding, dilation, out_hw, self.groups)
         return y if self.dims == 2 else without_height(backend, y)
 
     def backward(self, backend, gy):
@@ -119,7 +134,7 @@ class ConvTranspose2d(Function):
             # The input's gradient is the convolution this op is the transpose of; its saved
             # im2col gives the weight's gradient, with ``x`` in the role of that conv's ``gy``.
             gx, saved = backend.conv2d(gy, self.w, None, stride, padding, dilation, self.in_hw,
-                                       for_backward=needs[1])
+                                       for_backward=needs[1], groups=self.groups)
             if needs[1]:
                 _, gw, _ = backend.conv2d_backward(self.x, saved, (False, True))
         if len(needs) > 2 and needs[2]:
@@ -135,7 +150,7 @@ class ConvTranspose1d(ConvTranspose2d):
     inputs of height 1 (reshaped views, one graph node).
 
     Shape:
-        input ``(N, C_in, L)``, weight ``(C_in, C_out, kW)``, bias ``(C_out,)`` ->
+        input ``(N, C_in, L)``, weight ``(C_in, C_out / groups, kW)``, bias ``(C_out,)`` ->
         output ``(N, C_out, L_out)`` with ``L_out = (L - 1) * stride - 2 * padding +
         dilation * (kW - 1) + output_padding + 1``.
 

@@ -127,8 +127,8 @@ def test_conv_transpose_output_size_errors_as_torch(output_size, message):
      'Only "zeros" padding mode is supported for ConvTranspose1d'),
     (lambda: nn.ConvTranspose2d(3, 4, 3, groups=0), ValueError,
      "groups must be a positive integer, got 0"),
-    (lambda: nn.ConvTranspose2d(4, 4, 3, groups=2), NotImplementedError,
-     "ConvTranspose2d: groups=2 is not supported by minitorch_meta (only groups=1)"),
+    (lambda: nn.ConvTranspose2d(3, 4, 3, groups=2), ValueError,
+     "in_channels must be divisible by groups, got in_channels=3 and groups=2"),
     (lambda: nn.ConvTranspose2d(3, 4, 3, padding="same"), ValueError,
      "ConvTranspose2d: padding must be an int or a tuple of ints, got 'same' ('same' and "
      "'valid' are for convolutions only)"),
@@ -136,8 +136,8 @@ def test_conv_transpose_output_size_errors_as_torch(output_size, message):
      "padding='same' is not supported for strided convolutions"),
     (lambda: nn.Conv1d(3, 4, 3, padding="full"), ValueError,
      f"Invalid padding string 'full', should be one of {set(('same', 'valid'))}"),  # as PyTorch
-    (lambda: nn.Conv1d(4, 4, 3, groups=2), NotImplementedError,
-     "Conv1d: groups=2 is not supported by minitorch_meta (only groups=1)"),
+    (lambda: nn.Conv1d(4, 3, 3, groups=2), ValueError,
+     "out_channels must be divisible by groups, got out_channels=3 and groups=2"),
     (lambda: nn.Conv1d(4, 4, 3, padding_mode="reflect"), NotImplementedError,
      "Conv1d: padding_mode='reflect' is not supported by minitorch_meta (only 'zeros')"),
     (lambda: nn.Conv1d(4, 4, (3, 3)), TypeError,

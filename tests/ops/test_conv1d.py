@@ -88,8 +88,9 @@ def test_dtype_is_kept(dtype, device):
      "(stride=(2,)); use stride=1 or an explicit padding"),
     (lambda x: mF.conv1d(x, mt.ones(4, 3, 3, device=x.device), padding="full"), ValueError,
      "conv1d: padding must be an int, a tuple, 'same' or 'valid', got 'full'"),
-    (lambda x: mF.conv1d(x, mt.ones(4, 3, 3, device=x.device), groups=3), NotImplementedError,
-     "conv1d: groups=3 is not supported (only groups=1)"),
+    (lambda x: mF.conv1d(x, mt.ones(4, 3, 3, device=x.device), groups=3), mt.ShapeError,
+     "conv1d: Given groups=3, expected weight to be divisible by 3 at dimension 0, but got "
+     "weight of shape (4, 3, 3) (4 is not a multiple of 3)"),
 ])
 def test_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)

@@ -143,8 +143,9 @@ def _w(x):
     (lambda x: mF.conv_transpose2d(x, _w(x), padding="same"), TypeError,
      "conv_transpose2d: padding must be an int or a tuple of ints, got 'same' ('same' and "
      "'valid' are for convolutions only)"),
-    (lambda x: mF.conv_transpose2d(x, _w(x), groups=3), NotImplementedError,
-     "conv_transpose2d: groups=3 is not supported (only groups=1)"),
+    (lambda x: mF.conv_transpose2d(x, _w(x), groups=2), mt.ShapeError,
+     "conv_transpose2d: Given groups=2, expected weight to be divisible by 2 at dimension 0, "
+     "but got weight of shape (3, 4, 3, 3) (3 is not a multiple of 2)"),
     (lambda x: mF.conv_transpose1d(x[:, :, 0], _w(x)[..., 0], output_padding=1), mt.ShapeError,
      "conv_transpose1d: output padding must be smaller than either stride or dilation, but got "
      "output_padding=(1,), stride=(1,), dilation=(1,)"),
