@@ -1,6 +1,7 @@
 # The two commands of the README:
 #   make train   set up, then train the lecture's net on Fashion-MNIST on the CPU
-#   make test    set up, then lint and run the whole test suite
+#   make test    set up, then lint and run the whole test suite, and the CUDA cases once
+#                more on a NumPy stand-in for CuPy (so they run without a GPU too)
 # Both create .venv, install the Python packages, and install Debian's Fashion-MNIST
 # package when it is missing, so they work on a fresh Debian machine.
 
@@ -10,7 +11,7 @@ BIN := $(VENV)/bin
 FASHION_MNIST := /usr/share/datasets/fashion-mnist
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup setup-train data mpi test lint train bench clean
+.PHONY: setup setup-train data mpi test test-cuda-stand-in lint train bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +46,14 @@ mpi:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq openmpi-bin libopenmpi-dev; \
 	fi
 
+# The CUDA cases (marker "cuda") once more, on a NumPy stand-in for CuPy: these machines have
+# no GPU, and this runs the CUDA backend's code under CuPy's API rules (docs/cuda.md).
+test-cuda-stand-in: setup
+	MINITORCH_META_CUDA_STAND_IN=1 $(BIN)/python -m pytest -q -m cuda
+
 test: mpi setup data lint
 	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory test-cuda-stand-in
 
 train: setup-train data
 	$(BIN)/python -m minitorch_meta train --model lecture --dataset fashion-mnist --device cpu \

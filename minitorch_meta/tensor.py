@@ -612,14 +612,13 @@ def _prepare_index(index, tensor):
             if item._dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int or bool tensors, got "
                                  f"{item._dtype}")
-            if item.device != tensor.device and item.dim() != 0:
-                from .errors import DeviceError
-
-                raise DeviceError(f"indices are on '{item.device}' but the indexed tensor is on "
-                                  f"'{tensor.device}'")
+            if item._backend is not tensor._backend:
+                item, host = _index_on_device(item, tensor), item._host()
+            else:
+                host = item._host() if item._backend.stores_data else None
             real.append(item._data)
-            if item._backend.stores_data:
-                stand_in.append(item._host())
+            if host is not None:
+                stand_in.append(host)
             elif item._dtype is dtypes.bool_:
                 raise IndexError("a boolean mask on meta has no values, so the result's size is "
                                  "unknown; index meta tensors with ints, slices or int tensors")
@@ -631,4 +630,16 @@ def _prepare_index(index, tensor):
     if isinstance(index, tuple):
         return tuple(real), tuple(stand_in)
     return real[0], stand_in[0]
+
+
+def _index_on_device(index: Tensor, tensor: Tensor) -> Tensor:
+    """An index tensor on ``tensor``'s device. As in PyTorch, indices may come from the CPU
+    whatever the indexed tensor's device (they are copied there); from another device they
+    are an error."""
+    if index.device.type != "cpu":
+        from .errors import DeviceError
+
+        raise DeviceError(f"indices should be either on cpu or on the same device as the "
+                          f"indexed tensor ({tensor.device}), but they are on '{index.device}'")
+    return index.to(tensor.device)
 

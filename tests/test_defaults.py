@@ -76,18 +76,18 @@ def test_tensor_constructor_takes_the_default_dtype(default_dtype):
 
 def test_explicit_and_non_float_dtypes_ignore_the_default(default_dtype, device):
     default_dtype("float64")
-    cases = {
-        "int data": lambda T: T.tensor([1, 2], device=device),
-        "bool data": lambda T: T.tensor([True], device=device),
-        "numpy float32": lambda T: T.tensor(__import__("numpy").ones(2, "float32"), device=device),
-        "explicit dtype": lambda T: T.zeros(2, dtype=T.float32, device=device),
-        "float()": lambda T: T.ones(2, device=device).float(),
-        "FloatTensor": lambda T: T.FloatTensor([1.0]),
-        "arange ints": lambda T: T.arange(3, device=device),
-        "float32 * float": lambda T: T.ones(2, dtype=T.float32, device=device) * 2.5,
+    cases = {  # each made on ``d``: ours on the test's device, PyTorch's on its CPU
+        "int data": lambda T, d: T.tensor([1, 2], device=d),
+        "bool data": lambda T, d: T.tensor([True], device=d),
+        "numpy float32": lambda T, d: T.tensor(__import__("numpy").ones(2, "float32"), device=d),
+        "explicit dtype": lambda T, d: T.zeros(2, dtype=T.float32, device=d),
+        "float()": lambda T, d: T.ones(2, device=d).float(),
+        "FloatTensor": lambda T, d: T.FloatTensor([1.0]),
+        "arange ints": lambda T, d: T.arange(3, device=d),
+        "float32 * float": lambda T, d: T.ones(2, dtype=T.float32, device=d) * 2.5,
     }
     for name, make in cases.items():
-        assert str(make(mt).dtype) == str(make(torch).dtype), name
+        assert str(make(mt, device).dtype) == str(make(torch, "cpu").dtype), name
 
 
 def test_repr_omits_the_default_dtype_and_names_the_others(default_dtype):

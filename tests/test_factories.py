@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import minitorch_meta as mt
+from tests.devices import tensor_device
 
 SIZED = [mt.empty, mt.zeros, mt.ones, mt.rand, mt.randn]
 
@@ -16,7 +17,7 @@ def test_sized_factories(factory, dtype, device):
     for t in (factory(2, 3, dtype=dtype, device=device), factory((2, 3), dtype=dtype,
                                                                  device=device),
               factory(mt.Size([2, 3]), dtype=dtype, device=device)):
-        assert t.shape == (2, 3) and t.dtype is dtype and t.device == mt.device(device)
+        assert t.shape == (2, 3) and t.dtype is dtype and t.device == tensor_device(device)
         assert not t.requires_grad
     t = factory(4, device=device, requires_grad=True)
     assert t.requires_grad and t.is_leaf and t.dtype is mt.float32
@@ -176,7 +177,7 @@ def assert_matches_torch(ours, theirs, device: str) -> None:
     """Shape, dtype, device, requires_grad, leafness and (off meta) values equal PyTorch's."""
     assert tuple(ours.shape) == tuple(theirs.shape)
     assert str(ours.dtype) == str(theirs.dtype)
-    assert ours.device == mt.device(device) and ours.is_meta == theirs.is_meta
+    assert ours.device == tensor_device(device) and ours.is_meta == theirs.is_meta
     assert ours.requires_grad == theirs.requires_grad and ours.is_leaf and theirs.is_leaf
     if not ours.is_meta:
         np.testing.assert_array_equal(ours.detach().cpu().numpy(), theirs.detach().numpy())
@@ -206,7 +207,7 @@ def test_eye_defaults_and_keywords(any_device):
     assert_matches_torch(mt.eye(np.int64(2), device=any_device), torch.eye(2, device=reference),
                          any_device)
     with mt.device(any_device):
-        assert mt.eye(2).device == mt.device(any_device)
+        assert mt.eye(2).device == tensor_device(any_device)
 
 
 def test_eye_gradient_flows(device):

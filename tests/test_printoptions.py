@@ -69,14 +69,16 @@ def test_reprs_equal_pytorchs_under_each_option(options):
 
 
 @pytest.mark.parametrize("linewidth", [30, 45, 60])
-def test_suffixes_wrap_at_the_line_width_as_in_pytorch(linewidth, device):
+def test_suffixes_wrap_at_the_line_width_as_in_pytorch(linewidth):
+    # On the CPU only: a device suffix changes where the lines wrap, and PyTorch here has
+    # no CUDA to print one.
     mt.set_printoptions(linewidth=linewidth)
     torch.set_printoptions(linewidth=linewidth)
     for n in range(1, 12):
         data = (np.arange(n) * 1.5).astype(np.float16)
-        ours = mt.tensor(data, device=device, requires_grad=True) * 2
+        ours = mt.tensor(data, requires_grad=True) * 2
         theirs = torch.tensor(data, requires_grad=True) * 2
-        assert repr(ours).replace(f", device='{device}'", "") == repr(theirs), n
+        assert repr(ours) == repr(theirs), n
 
 
 def test_profile_sets_all_and_arguments_override_it():

@@ -88,7 +88,10 @@ class Function:
         # The hot path of every op: plain loops and attribute reads, and no object built
         # per call beyond the output tensor (and, when recording, the node's edges).
         single = len(inputs) == 1  # most ops: then no loop over the inputs
-        backend = inputs[0]._backend if single else common_backend(self.op_name, inputs)
+        if single:
+            backend = inputs[0]._backend
+        else:
+            backend, inputs = placed_inputs(self.op_name, inputs)
         specs = self.infer(*inputs)
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.
@@ -276,4 +279,28 @@ def common_backend(op: str, inputs):
     return backend
 
 
-__all__ = ["Function", "AccumulateGrad", "common_backend"]
+def placed_inputs(op: str, inputs):
+    """``(backend, inputs)`` of an op with several inputs: their shared backend, and the
+    inputs on it.
+
+    As in PyTorch, a 0-d tensor on the CPU may join tensors on another device (it counts as
+    a scalar: ``x.cuda() * torch.tensor(2.0)``); it is copied there by a recorded ``to``, so
+    its gradient comes back to the CPU. Any other mix of devices is an error.
+    """
+    try:
+        return common_backend(op, inputs), inputs
+    except DeviceError:
+        others = {id(t._backend): t._backend for t in inputs
+                  if t is not None and not _is_cpu_scalar(t)}
+        if len(others) != 1:
+            raise
+        (backend,) = others.values()
+    return backend, tuple(t if t is None or t._backend is backend else t.to(backend.device)
+                          for t in inputs)
+
+
+def _is_cpu_scalar(t) -> bool:
+    return t.device.type == "cpu" and t._data.ndim == 0
+
+
+__all__ = ["Function", "AccumulateGrad", "common_backend", "placed_inputs"]

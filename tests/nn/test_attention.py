@@ -23,10 +23,10 @@ def with_mask(**options):
     return lambda T, F, q, k, v, m: F.scaled_dot_product_attention(q, k, v, m, **options)
 
 
-def blocked_row_mask(T):
+def blocked_row_mask(T, device="cpu"):
     """A bool mask (3, 5) whose row 1 may attend to nothing (zeros, zero gradients)."""
     rows = [[True, False, True, True, False], [False] * 5, [False, False, False, False, True]]
-    return T.tensor(rows)
+    return T.tensor(rows, device=device)
 
 
 Q, K, V = (2, 3, 4), (2, 5, 4), (2, 5, 6)
@@ -49,9 +49,10 @@ CASES = [
     Case("sdpa_float_mask_broadcast_rows", with_mask(), [Arg(Q), Arg(K), Arg(V), Arg((2, 1, 5))]),
     # (the mask is made on the CPU inside: the meta check is test_sdpa_on_meta_is_shapes_only)
     Case("sdpa_blocked_row", lambda T, F, q, k, v: F.scaled_dot_product_attention(
-        q, k, v, blocked_row_mask(T)), [Arg(Q), Arg(K), Arg(V)], meta=False),
+        q, k, v, blocked_row_mask(T, q.device)), [Arg(Q), Arg(K), Arg(V)], meta=False),
     Case("sdpa_blocked_row_float", lambda T, F, q, k, v: F.scaled_dot_product_attention(
-        q, k, v, T.zeros(3, 5).masked_fill(blocked_row_mask(T).logical_not(), float("-inf"))),
+        q, k, v, T.zeros(3, 5, device=q.device).masked_fill(
+            blocked_row_mask(T, q.device).logical_not(), float("-inf"))),
         [Arg(Q), Arg(K), Arg(V)], meta=False),
     Case("sdpa_gqa", sdpa(enable_gqa=True),
          [Arg((2, 6, 3, 4)), Arg((2, 2, 5, 4)), Arg((2, 3, 5, 2))]),

@@ -9,6 +9,7 @@ import pytest
 
 import minitorch_meta as mt
 from minitorch_meta import nn
+from tests.devices import tensor_device
 
 
 def _layers(torch):
@@ -75,7 +76,7 @@ def test_values_and_gradients_equal_pytorch(torch_ref, device, make, shape):
 def test_device_and_dtype_arguments(device):
     for layer in (nn.Linear(2, 3, device=device, dtype=mt.float64),
                   nn.Conv2d(1, 2, 3, device=device, dtype=mt.float64)):
-        assert all(p.device == mt.device(device) and p.dtype is mt.float64
+        assert all(p.device == tensor_device(device) and p.dtype is mt.float64
                    for p in layer.parameters())
 
 

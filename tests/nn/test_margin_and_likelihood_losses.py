@@ -222,10 +222,12 @@ def test_hinge_corners_match_pytorchs_gradients(device):
     a, b, s = [1.0, 0.5, 2.0], [1.0, 0.7, 0.0], [1.0, -1.0, 1.0]
     fn = lambda T, F, a, b, s: F.margin_ranking_loss(a, b, s, reduction="sum")  # noqa: E731
     _compare(fn, [a, b, s], [True, True, False], device, np.float64, rtol=0, atol=0)
-    fn = lambda T, F, x: F.hinge_embedding_loss(x, T.tensor([-1.0, -1.0]), margin=1.0)  # noqa: E731
+    fn = lambda T, F, x: F.hinge_embedding_loss(x, T.tensor([-1.0, -1.0], device=x.device),
+                                                   margin=1.0)  # noqa: E731
     _compare(fn, [[1.0, 0.25]], [True], device, np.float64, rtol=0, atol=1e-16)
     x = [[1.0, 0.0, 0.5], [0.2, 0.2, 0.2]]
-    fn = lambda T, F, x: F.multi_margin_loss(x, T.tensor([0, 1]), reduction="sum")  # noqa: E731
+    fn = lambda T, F, x: F.multi_margin_loss(x, T.tensor([0, 1], device=x.device),
+                                              reduction="sum")  # noqa: E731
     _compare(fn, [x], [True], device, np.float64, rtol=0, atol=1e-16)
 
 
@@ -322,8 +324,10 @@ LAYERS = [
      lambda T, a, b, c: (a, b, b * 2)),
     ("TripletMarginWithDistanceLoss", {"margin": 3.0}, lambda T, a, b, c: (a, b, -b)),
     ("MultiLabelSoftMarginLoss", {}, lambda T, a, b, c: (a, (b > 0).to(a.dtype))),
-    ("MultiMarginLoss", {"p": 2, "margin": 0.5}, lambda T, a, b, c: (a, T.tensor([0, 1, 2, 0]))),
-    ("MultiLabelMarginLoss", {}, lambda T, a, b, c: (a, T.tensor([[0, -1, 1]] * 4))),
+    ("MultiMarginLoss", {"p": 2, "margin": 0.5},
+     lambda T, a, b, c: (a, T.tensor([0, 1, 2, 0], device=a.device))),
+    ("MultiLabelMarginLoss", {},
+     lambda T, a, b, c: (a, T.tensor([[0, -1, 1]] * 4, device=a.device))),
     ("PoissonNLLLoss", {"log_input": False, "full": True},
      lambda T, a, b, c: (a.abs(), b.abs() * 3)),
     ("GaussianNLLLoss", {"full": True, "eps": 0.1}, lambda T, a, b, c: (a, b, c.abs())),

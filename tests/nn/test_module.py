@@ -7,6 +7,7 @@ import pytest
 import minitorch_meta as mt
 from minitorch_meta import nn
 from minitorch_meta.errors import MetaDataError
+from tests.devices import tensor_device
 
 
 def _registration_class(torch):
@@ -196,7 +197,7 @@ def test_to_keeps_parameter_identity_and_casts_floats_only(device):
     weight = layer.weight
     layer.to(device).to(mt.float64)
     assert layer.weight is weight and weight.dtype is mt.float64
-    assert layer.weight.device == mt.device(device)
+    assert layer.weight.device == tensor_device(device)
     assert layer.steps.dtype is mt.int64
     assert layer.double() is layer and layer.float().weight.dtype is mt.float32
     assert layer.cpu().weight.device == mt.device("cpu")
@@ -230,7 +231,7 @@ def test_to_empty_then_reset_parameters_gives_a_trainable_model(device):
     weight = conv.weight
     assert conv.to_empty(device=device) is conv
     conv.reset_parameters()
-    assert conv.weight is weight and conv.weight.device == mt.device(device)
+    assert conv.weight is weight and conv.weight.device == tensor_device(device)
     bound = 1 / (3 * 2 * 2) ** 0.5
     assert float(conv.weight.abs().max().item()) <= bound
     conv(mt.ones(1, 3, 4, 4, device=device)).sum().backward()

@@ -77,18 +77,24 @@ def _check(torch, ours, theirs, arrays, call_o, call_t, device, rtol=1e-9, atol=
                                    err_msg=name)
 
 
-def _masks(T, length, batched, kinds, source=None):
+def _placed(T, device):
+    """Where library ``T``'s masks go: ours on the test's device, PyTorch's on its CPU."""
+    return {"device": device} if T is mt else {}
+
+
+def _masks(T, length, batched, kinds, source=None, device="cpu"):
     """``(attn_mask, key_padding_mask)`` of the given kinds for a library ``T``."""
     source = source or length
     attn = padding = None
     if "causal" in kinds:
-        attn = T.nn.Transformer.generate_square_subsequent_mask(length, dtype=T.float64)
+        attn = T.nn.Transformer.generate_square_subsequent_mask(length, dtype=T.float64,
+                                                                **_placed(T, device))
     if "bool" in kinds:
-        attn = T.tensor(np.triu(np.ones((length, source), dtype=bool), 1))
+        attn = T.tensor(np.triu(np.ones((length, source), dtype=bool), 1), **_placed(T, device))
     if "padding" in kinds:
         pad = np.zeros((N, source) if batched else (source,), dtype=bool)
         pad[..., -1] = True
-        padding = T.tensor(pad)
+        padding = T.tensor(pad, **_placed(T, device))
     return attn, padding
 
 
@@ -113,7 +119,7 @@ def test_encoder_layer_matches_pytorch(torch_ref, kwargs, kinds, device):
     x = _sequence(S, True, kwargs.get("batch_first", False), 0)
 
     def call(T):
-        attn, padding = _masks(T, S, True, kinds)
+        attn, padding = _masks(T, S, True, kinds, device=device)
         return lambda layer, x: layer(x, src_mask=attn, src_key_padding_mask=padding)
     _check(torch_ref, ours, theirs, [x], call(mt), call(torch_ref), device)
 
@@ -124,7 +130,7 @@ def test_encoder_layer_unbatched_and_causal_hint_match_pytorch(torch_ref, kwargs
                          **kwargs)
 
     def call(T):
-        attn, padding = _masks(T, S, False, ("causal", "padding"))
+        attn, padding = _masks(T, S, False, ("causal", "padding"), device=device)
         return lambda layer, x: layer(x, attn, padding, is_causal=True)
     # a float causal mask beside a bool padding mask: both frameworks warn, each once per call
     with pytest.warns(UserWarning, match="Support for mismatched src_key_padding_mask and "
@@ -142,7 +148,7 @@ def test_encoder_stack_matches_pytorch(torch_ref, kwargs, kinds, device):
     x = _sequence(S, True, kwargs.get("batch_first", False), 2)
 
     def call(T):
-        attn, padding = _masks(T, S, True, kinds)
+        attn, padding = _masks(T, S, True, kinds, device=device)
         return lambda stack, x: stack(x, mask=attn, src_key_padding_mask=padding)
     _check(torch_ref, ours, theirs, [x], call(mt), call(torch_ref), device)
 
@@ -156,8 +162,8 @@ def test_decoder_layer_matches_pytorch(torch_ref, kwargs, kinds, device):
     arrays = [_sequence(T, True, first, 3), _sequence(S, True, first, 4)]
 
     def call(lib):
-        tgt_mask, tgt_padding = _masks(lib, T, True, kinds)
-        _, memory_padding = _masks(lib, T, True, ("padding",), source=S)
+        tgt_mask, tgt_padding = _masks(lib, T, True, kinds, device=device)
+        _, memory_padding = _masks(lib, T, True, ("padding",), source=S, device=device)
         return lambda layer, tgt, memory: layer(
             tgt, memory, tgt_mask=tgt_mask, tgt_key_padding_mask=tgt_padding,
             memory_key_padding_mask=memory_padding)
@@ -171,8 +177,9 @@ def test_decoder_stack_matches_pytorch(torch_ref, kwargs, device):
     arrays = [_sequence(T, True, first, 5), _sequence(S, True, first, 6)]
 
     def call(lib):
-        mask = lib.nn.Transformer.generate_square_subsequent_mask(T, dtype=lib.float64)
-        memory_mask = lib.tensor(np.triu(np.ones((T, S), dtype=bool), 2))
+        mask = lib.nn.Transformer.generate_square_subsequent_mask(T, dtype=lib.float64,
+                                                                **_placed(lib, device))
+        memory_mask = lib.tensor(np.triu(np.ones((T, S), dtype=bool), 2), **_placed(lib, device))
         return lambda stack, tgt, memory: stack(tgt, memory, tgt_mask=mask,
                                                 memory_mask=memory_mask)
     _check(torch_ref, ours, theirs, arrays, call(mt), call(torch_ref), device)
@@ -186,8 +193,9 @@ def test_transformer_matches_pytorch(torch_ref, kwargs, batched, device):
     arrays = [_sequence(S, batched, first, 7), _sequence(T, batched, first, 8)]
 
     def call(lib):
-        mask = lib.nn.Transformer.generate_square_subsequent_mask(T, dtype=lib.float64)
-        _, padding = _masks(lib, S, batched, ("padding",))
+        mask = lib.nn.Transformer.generate_square_subsequent_mask(T, dtype=lib.float64,
+                                                                **_placed(lib, device))
+        _, padding = _masks(lib, S, batched, ("padding",), device=device)
         return lambda model, src, tgt: model(src, tgt, tgt_mask=mask,
                                              src_key_padding_mask=padding,
                                              memory_key_padding_mask=padding)

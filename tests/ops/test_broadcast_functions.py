@@ -61,10 +61,11 @@ def test_where_dtypes_as_torch(input, other, device):
     torch = _torch()
     mask = [True, False, True]
 
-    def arg(T, value):
-        return T.ones(3, dtype=getattr(T, value)) if isinstance(value, str) else value
+    def arg(T, value, **place):
+        return T.ones(3, dtype=getattr(T, value), **place) if isinstance(value, str) else value
 
-    ours = mt.where(mt.tensor(mask, device=device), arg(mt, input), arg(mt, other))
+    ours = mt.where(mt.tensor(mask, device=device), arg(mt, input, device=device),
+                    arg(mt, other, device=device))
     theirs = torch.where(torch.tensor(mask), arg(torch, input), arg(torch, other))
     assert str(ours.dtype) == str(theirs.dtype)
     np.testing.assert_array_equal(ours.cpu().numpy(), theirs.numpy())

@@ -9,6 +9,7 @@ import pytest
 import minitorch_meta as mt
 import minitorch_meta.nn.functional as mF
 from minitorch_meta import nn
+from tests.devices import tensor_device
 from tests.ops.harness import Arg, Case, three_way_tests
 
 CASES = [
@@ -136,7 +137,7 @@ def test_meta_construction_then_to_empty_and_reset(device):
         module.reset_parameters()
     assert norm.weight.tolist() == [1.0] * 6 and norm.bias.tolist() == [0.0] * 6
     model(mt.randn(3, 8, device=device)).sum().backward()
-    assert norm.weight.grad.device == mt.device(device) and norm.bias.grad.shape == (6,)
+    assert norm.weight.grad.device == tensor_device(device) and norm.bias.grad.shape == (6,)
 
 
 def test_load_state_dict_round_trip():

@@ -111,8 +111,8 @@ def test_inv_ex_info_of_singular_matrices_as_torch():
      "be completed because the input matrix is singular."),
     (lambda t: mt.linalg.inv_ex(t, check_errors=True), "linalg.inv_ex: The diagonal element 1 "
      "is zero, the inversion could not be completed because the input matrix is singular."),
-    (lambda t: mt.linalg.solve(t, mt.ones(2)), "torch.linalg.solve: The solver failed because "
-     "the input matrix is singular."),
+    (lambda t: mt.linalg.solve(t, mt.ones(2, device=t.device)),
+     "torch.linalg.solve: The solver failed because the input matrix is singular."),
     (lambda t: mt.linalg.matrix_power(t, -2), "linalg.inv: The diagonal element 1 is zero, "
      "the inversion could not be completed because the input matrix is singular."),
 ])

@@ -84,8 +84,8 @@ CASES += [
          lambda T, F, a, q: T.nanquantile(_with_nans(T, a), T.sigmoid(q), dim=2, keepdim=True),
          [Arg(S), Arg((2,))]),
     Case("quantile_keepdim_all", lambda T, F, a: a.quantile(0.9, keepdim=True), [Arg(S, D)]),
-    # a q tensor made on the cpu: not for meta inputs
-    Case("quantile_ends", lambda T, F, a: a.quantile(T.tensor([0.0, 1.0], dtype=a.dtype), 0),
+    Case("quantile_ends",
+         lambda T, F, a: a.quantile(T.tensor([0.0, 1.0], dtype=a.dtype, device=a.device), 0),
          [Arg(S, D)], meta=False),
     Case("quantile_nan_gives_nan",
          lambda T, F, a: _finite(T, T.quantile(_with_nans(T, a), 0.4, dim=1)), [Arg(S)]),

@@ -80,6 +80,13 @@ def test_averages_like_torch(device, averager, use_buffers, dtype):
         pytest.skip("PyTorch refuses the integer buffer there (tested below)")
     ours, theirs = _pair(dtype, device)
     avg_ours = S.AveragedModel(ours, use_buffers=use_buffers, **AVERAGERS[averager](S))
+    if averager == "default" and use_buffers and device != "cpu":
+        # Off the CPU, PyTorch averages every (device, dtype) group with the list rule, the
+        # int64 buffer's too, which its addcdiv refuses (PyTorch's own CUDA path does so).
+        avg_ours.update_parameters(ours)  # the first update copies
+        with pytest.raises(RuntimeError, match="Integer division with addcdiv"):
+            avg_ours.update_parameters(ours)
+        return
     avg_theirs = torch.optim.swa_utils.AveragedModel(theirs, use_buffers=use_buffers,
                                                      **AVERAGERS[averager](
                                                          torch.optim.swa_utils))
