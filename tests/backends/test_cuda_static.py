@@ -17,14 +17,17 @@ import pytest
 import minitorch_meta
 
 PACKAGE = Path(minitorch_meta.__file__).parent
-# The shared kernels: xp.py and the mixins it is made of.
-XP_FILES = [PACKAGE / "backends" / name for name in ("xp.py", "xp_conv.py", "xp_pooling.py",
-                                                     "xp_avg_pooling.py")]
+# The shared kernels: xp.py and the mixins it is made of (every backends/xp*.py).
+XP_FILES = sorted((PACKAGE / "backends").glob("xp*.py"))
 
 # Local names in the kernel files that hold something other than a device array, and what they hold.
 NON_ARRAY_RECEIVERS = {
     "self": None, "super()": None,    # the backend itself
     "dtype": None,                    # a minitorch_meta dtype (``dtype.numpy``)
+    "math": None,                     # Python's math module (``math.pi``)
+    "saved": None,                    # a kernel's saved tuple for backward (``saved.u``)
+    "g": None, "bt": None,            # Winograd's transform matrices, built as Python lists
+    "xp.finfo()": None, "xp.iinfo()": None,  # NumPy's type information in CuPy too
     "rng": "generator", "generator": "generator",  # xp.random.default_rng(...)
 }
 
@@ -39,6 +42,8 @@ def _attribute_chain(node: ast.Attribute) -> list[str]:
         chain.append(node.id)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         chain.append(node.func.id + "()")
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        chain.append(".".join(_attribute_chain(node.func)) + "()")  # xp.finfo(...).eps
     else:
         chain.append("<expr>")
     return chain[::-1]
