@@ -220,7 +220,16 @@ from .layout_functions import (
     tile,
     vsplit,
 )
-from .legacy import BoolTensor, ByteTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
+from .legacy import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from .linalg_aliases import (
     chain_matmul,
     cholesky,
@@ -376,6 +385,8 @@ int32 = int = _dtypes.int32
 uint8 = _dtypes.uint8
 bool = _dtypes.bool_
 float16 = half = _dtypes.float16
+int16 = short = _dtypes.int16
+int8 = _dtypes.int8
 
 __version__ = "0.1.0"
 
@@ -490,4 +501,5 @@ __all__ = [
     "channel_shuffle", "pdist",
     "argwhere", "bucketize", "histc", "isin", "searchsorted", "tril_indices", "triu_indices",
     "unravel_index",
+    "CharTensor", "ShortTensor", "int8", "int16", "short",
 ]

@@ -1,5 +1,5 @@
 """Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
-``int64``, ``int32``, ``uint8``, ``bool``.
+``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``.
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -20,7 +20,8 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
         self.numpy = np.dtype(numpy_dtype)
         self.itemsize = self.numpy.itemsize
         self.is_floating_point = self.numpy.kind == "f"
-        # Promotion rank: bool < integers < floats, and wider beats narrower.
+        # Promotion rank: bool < integers < floats, and wider beats narrower; uint8 and
+        # int8 share a rank (neither holds the other: together they make int16).
         self._rank = rank
 
     def __repr__(self) -> str:
@@ -32,18 +33,24 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
 
 bool_ = dtype("bool", np.bool_, 0)
 uint8 = dtype("uint8", np.uint8, 1)
-int32 = dtype("int32", np.int32, 2)
-int64 = dtype("int64", np.int64, 3)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 2)
+int32 = dtype("int32", np.int32, 3)
+int64 = dtype("int64", np.int64, 4)
 float16 = dtype("float16", np.float16, 9)
 float32 = dtype("float32", np.float32, 10)
 float64 = dtype("float64", np.float64, 11)
 
-ALL = (bool_, uint8, int32, int64, float16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
 #: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
 BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64,
-                 "int": int32})
+                 "int": int32, "short": int16})
+#: PyTorch's name of each dtype's scalar type, as its messages ("not implemented for
+#: 'Char'") and its legacy type names ('torch.CharTensor') say it.
+SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
+                     int64: "Long", float16: "Half", float32: "Float", float64: "Double"}
 
 #: The default floating-point dtype. Process-wide, as PyTorch's (``torch.set_default_dtype``
 #: changes it for every thread): this one cell is the only place it lives, and everything
@@ -126,9 +133,32 @@ def to_dtype(value) -> dtype:
     return from_numpy(value)
 
 
+def wrap_int(value: int, to: dtype) -> int:
+    """The Python int ``value`` converted to the integer dtype ``to`` as PyTorch converts a
+    scalar operand of integer arithmetic: modulo ``2 ** bits``, into the dtype's range
+    (``-1`` as uint8 is 255, ``300`` as int8 is 44, ``2 ** 63`` as int64 is ``-2 ** 63``).
+
+    Raises:
+        OverflowError: ``value`` is outside ``[-2 ** 63, 2 ** 64)``, the ints PyTorch takes
+            as a scalar at all.
+    """
+    value = int(value)
+    if not -2 ** 63 <= value < 2 ** 64:
+        raise OverflowError(f"the integer {value} is too big to convert to a scalar of "
+                            f"{to}: a Python int operand must lie in [-2**63, 2**64)")
+    bits = 8 * to.itemsize
+    value %= 1 << bits
+    if to.numpy.kind == "i" and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
 def promote(a: dtype, b: dtype) -> dtype:
     """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
-    return a if a._rank >= b._rank else b
+    a_rank, b_rank = a._rank, b._rank
+    if a_rank != b_rank:
+        return a if a_rank > b_rank else b
+    return a if a is b else int16  # uint8 with int8: the smallest type holding both
 
 
 def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:

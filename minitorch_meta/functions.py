@@ -102,12 +102,15 @@ def scaled_by_alpha(op: str, input, scaled, alpha):
 
     Raises:
         RuntimeError, as PyTorch, for a floating-point ``alpha`` with an integer or bool
-        result (it would be truncated) and a bool ``alpha`` with a non-bool result.
+        result (it would be truncated), a bool ``alpha`` with a non-bool result, and an int
+        ``alpha`` the integer result's dtype cannot hold (256 for uint8).
     """
     if alpha.__class__ is not int:
         _check_alpha(op, input, scaled, alpha)
     if alpha == 1:
         return scaled
+    if alpha.__class__ is int:
+        _check_int_alpha(op, input, scaled, alpha)
     if getattr(input, "dtype", None) is dtypes.bool_ is getattr(scaled, "dtype", None):
         return scaled * bool(alpha)  # bool arithmetic, as PyTorch: alpha counts as a bool
     return scaled * alpha
@@ -132,6 +135,27 @@ def _check_alpha(op: str, input, other, alpha) -> None:
                                f"a floating point number; got alpha={alpha} for a {result} "
                                "result, pass an integer alpha or convert the input with "
                                ".float()")
+
+
+def _check_int_alpha(op: str, input, other, alpha: int) -> None:
+    """PyTorch converts an int ``alpha`` to an integer result's dtype with its overflow check
+    (that of ``tensor()``: an unsigned dtype also takes negative ints down to ``-max``),
+    where a scalar operand would wrap."""
+    from .promotion import result_type
+
+    try:
+        result = result_type(input, other)
+    except TypeError:
+        return  # not a tensor or a number: the op itself says so
+    if result.is_floating_point or result is dtypes.bool_:
+        return
+    low, high = ew._finite_range(result)
+    if result.numpy.kind == "u":
+        low = -high
+    if not low <= alpha <= high:
+        raise RuntimeError(f"{op}: value cannot be converted to type {result} without "
+                           f"overflow (alpha={alpha} is outside [{low}, {high}]); pass a smaller "
+                           "alpha or use a wider dtype")
 
 
 def mul(input, other):

@@ -1,5 +1,5 @@
 """PyTorch's legacy typed constructors: ``FloatTensor``, ``DoubleTensor``, ``LongTensor``,
-``IntTensor``, ``BoolTensor``, ``ByteTensor``.
+``IntTensor``, ``BoolTensor``, ``ByteTensor``, ``CharTensor`` (int8), ``ShortTensor`` (int16).
 
 ``FloatTensor(2, 3)`` (sizes: ints or one ``Size``) is uninitialised, ``FloatTensor([1, 2])``
 (data: a list, a tuple, a NumPy array) copies, ``FloatTensor(t)`` is ``t`` itself under a
@@ -80,6 +80,8 @@ LongTensor = _legacy("LongTensor", dtypes.int64, "int64")
 IntTensor = _legacy("IntTensor", dtypes.int32, "int32")
 BoolTensor = _legacy("BoolTensor", dtypes.bool_, "bool")
 ByteTensor = _legacy("ByteTensor", dtypes.uint8, "uint8")
+CharTensor = _legacy("CharTensor", dtypes.int8, "int8")
+ShortTensor = _legacy("ShortTensor", dtypes.int16, "int16")
 
-__all__ = ["BoolTensor", "ByteTensor", "DoubleTensor", "FloatTensor", "IntTensor",
-           "LongTensor"]
+__all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+           "IntTensor", "LongTensor", "ShortTensor"]

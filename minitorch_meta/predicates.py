@@ -1,6 +1,6 @@
 """Questions about a tensor: ``is_floating_point``, ``is_complex``, ``is_signed``,
 ``is_nonzero``, ``is_same_size`` (functions and methods), and the methods ``get_device``,
-``ndimension``, ``is_inference``, ``is_cpu`` and ``byte``."""
+``ndimension``, ``is_inference``, ``is_cpu``, and ``byte``, ``char`` and ``short``."""
 
 from __future__ import annotations
 
@@ -79,6 +79,16 @@ def is_cpu(self: Tensor) -> bool:
 def byte(self: Tensor) -> Tensor:
     """This tensor as uint8 (``to(torch.uint8)``: a float is truncated toward zero)."""
     return self.to(dtypes.uint8)
+
+
+def char(self: Tensor) -> Tensor:
+    """This tensor as int8 (``to(torch.int8)``)."""
+    return self.to(dtypes.int8)
+
+
+def short(self: Tensor) -> Tensor:
+    """This tensor as int16 (``to(torch.int16)``)."""
+    return self.to(dtypes.int16)
 
 
 def _require_tensor(function: str, name: str, position: int, value) -> None:

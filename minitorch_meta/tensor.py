@@ -609,7 +609,9 @@ def _prepare_index(index, tensor):
             real.append(tensor._backend.asarray(item, None))
             stand_in.append(item)
         elif isinstance(item, Tensor):
-            if item._dtype.is_floating_point:
+            # (a 0-d int8/int16 tensor is an int to PyTorch; one with dims is refused)
+            if item._dtype.is_floating_point or (
+                    item._dtype in (dtypes.int8, dtypes.int16) and item._data.ndim):
                 raise IndexError("tensors used as indices must be long, int or bool tensors, got "
                                  f"{item._dtype}")
             if item._backend is not tensor._backend:

@@ -18,6 +18,7 @@ from . import cumulative_functions as CF
 from . import functions as F
 from . import index_functions as IF
 from . import indexing_functions as IX
+from . import inplace_division as ID
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
@@ -442,3 +443,7 @@ class TensorMethods:
     index_put, index_put_ = IX.index_put, IX.index_put_
     # searching and index building (search_functions.py, index_functions.py)
     histc, argwhere = SE.histc, IF.argwhere
+    # dtype conversions (predicates.py) and in-place rounded divisions (inplace_division.py)
+    char, short = PR.char, PR.short
+    remainder_, fmod_, floor_divide_ = ID.remainder_, ID.fmod_, ID.floor_divide_
+    __imod__, __ifloordiv__ = ID.remainder_, ID.floor_divide_

@@ -10,9 +10,7 @@ from __future__ import annotations
 from . import dtypes
 
 #: the ``<Name>Tensor`` part of each dtype's type name
-_NAMES = {dtypes.float32: "Float", dtypes.float64: "Double", dtypes.float16: "Half",
-          dtypes.int64: "Long", dtypes.int32: "Int", dtypes.uint8: "Byte",
-          dtypes.bool_: "Bool"}
+_NAMES = dtypes.SCALAR_TYPE_NAMES
 _BY_NAME = {f"{name}Tensor": dtype for dtype, name in _NAMES.items()}
 
 

@@ -18,7 +18,7 @@ _NCCL_OPS = {"sum": "NCCL_SUM", "product": "NCCL_PROD", "max": "NCCL_MAX", "min"
 #: NumPy dtype names -> NCCL's data type constants.
 _NCCL_TYPES = {"float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64",
                "int32": "NCCL_INT32", "int64": "NCCL_INT64", "uint8": "NCCL_UINT8",
-               "int8": "NCCL_INT8"}
+               "int8": "NCCL_INT8"}  # NCCL has no 16-bit integer type
 
 
 def _nccl_module():

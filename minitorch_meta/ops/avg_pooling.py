@@ -14,15 +14,11 @@ from .conv import pair
 from .function import Function
 from .shapes import ShapeError, fmt
 
-# PyTorch's names of the scalar types, for its "not implemented for 'Int'" errors.
-_SCALAR_NAMES = {"bool": "Bool", "uint8": "Byte", "int32": "Int", "int64": "Long",
-                 "float16": "Half", "float32": "Float", "float64": "Double"}
-
 
 def _require_dtype(op: str, dtype, allowed) -> None:
     if dtype not in allowed:
         raise NotImplementedError(f'"{op}" not implemented for '
-                                  f"'{_SCALAR_NAMES.get(dtype.name, dtype.name)}'")
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[dtype]}'")
 
 
 def _require_rank(op: str, shape) -> None:

@@ -34,8 +34,9 @@ class Division(Binary):
     def infer(self, a, b=None):
         shape, dtype = super().infer(a, b)
         # An empty result divides nothing, so even a zero divisor is no error (PyTorch's)
+        # (a divisor beyond an integer dtype wraps: 256 is 0 as uint8, as in PyTorch)
         if not dtype.is_floating_point and not self.reflected and self.scalar is not None \
-                and self.scalar == 0 and 0 not in shape:
+                and dtypes.wrap_int(self.scalar, dtype) == 0 and 0 not in shape:
             raise _zero_division(self.op_name, "the divisor is 0")
         return shape, dtype
 

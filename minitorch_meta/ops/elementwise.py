@@ -60,7 +60,10 @@ class Binary(Function):
         if a.dtype != np_dtype:
             a = backend.astype(a, dtype)
         if b is None:
-            scalar = np_dtype.type(self.scalar)
+            try:  # (a try costs nothing until it catches: the float path stays as fast)
+                scalar = np_dtype.type(self.scalar)
+            except OverflowError:
+                scalar = _scalar_beyond_range(self.scalar, dtype)
             return (scalar, a) if self.reflected else (a, scalar)
         if b.dtype != np_dtype:
             b = backend.astype(b, dtype)
@@ -94,6 +97,14 @@ class Binary(Function):
             return (_reduce(backend, g, specs[0]),)
         return (_reduce(backend, g_left, specs[0]) if self.needs_input_grad[0] else None,
                 _reduce(backend, g_right, specs[1]) if self.needs_input_grad[1] else None)
+
+
+def _scalar_beyond_range(scalar, dtype):
+    """A Python int that NumPy 2 refuses to convert to the integer ``dtype`` (``-1`` as
+    uint8), wrapped into it as PyTorch does (``uint8 - 1`` is 255, ``add_(-1)`` too)."""
+    if dtype.is_floating_point or not isinstance(scalar, int):
+        raise OverflowError(f"the number {scalar!r} is too big to convert to {dtype}")
+    return dtype.numpy.type(dtypes.wrap_int(scalar, dtype))
 
 
 def _reduce(backend, grad, spec):

@@ -14,10 +14,7 @@ from .gather import index_bounds
 
 _INDEX_DTYPES = {dtypes.int64: "Long", dtypes.int32: "Int"}
 # PyTorch's names of the other dtypes in its dtype error
-_TENSOR_TYPE_NAMES = {dtypes.float32: "FloatTensor", dtypes.float64: "DoubleTensor",
-                      dtypes.float16: "HalfTensor",
-                      dtypes.uint8: "ByteTensor", dtypes.bool_: "BoolTensor",
-                      dtypes.int64: "LongTensor", dtypes.int32: "IntTensor"}
+_TENSOR_TYPE_NAMES = {d: f"{name}Tensor" for d, name in dtypes.SCALAR_TYPE_NAMES.items()}
 
 
 class Embedding(Function):

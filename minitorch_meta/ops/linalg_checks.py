@@ -12,14 +12,10 @@ from .. import dtypes
 from ..errors import LinAlgError, ShapeRuntimeError
 from . import shapes
 
-#: PyTorch's names of the scalar types, as its messages print them
-_TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long",
-               "int32": "Int", "uint8": "Byte", "bool": "Bool"}
-
 
 def type_name(dtype) -> str:
     """PyTorch's name of ``dtype`` in messages (``Float``, ``Long``)."""
-    return _TYPE_NAMES[dtype.name]
+    return dtypes.SCALAR_TYPE_NAMES[dtype]
 
 
 def check_dtype(op: str, tensor) -> None:

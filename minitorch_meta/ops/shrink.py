@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from .. import dtypes
 from .activations import _FloatingActivation, number
-from .avg_pooling import _SCALAR_NAMES
 from .elementwise import _bound_scalar, _finite_range
 from .function import Function
 
@@ -91,7 +90,7 @@ class Softshrink(_Band):
         if not 0 <= self.lambd <= largest:  # False for NaN too
             raise RuntimeError(
                 f"lambda must be in range [0, {largest:g}] for input dtype "
-                f"{_SCALAR_NAMES[dtype.name]}, but found {self.lambd:g}")
+                f"{dtypes.SCALAR_TYPE_NAMES[dtype]}, but found {self.lambd:g}")
         return shape, dtype
 
     def compute(self, backend, x, low, high):

@@ -23,7 +23,7 @@ from ..errors import DataDependentShapeError
 from . import shapes
 from .function import Function
 
-_INTEGERS = (dtypes.int64, dtypes.int32, dtypes.uint8)
+_INTEGERS = (dtypes.int64, dtypes.int32, dtypes.int16, dtypes.int8, dtypes.uint8)
 
 
 def check_unique(op: str, x, dim) -> int | None:
