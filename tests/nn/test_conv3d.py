@@ -141,6 +141,24 @@ def test_meta_costs_nothing_for_huge_volumes():
     assert x.grad.shape == x.shape and layer.weight.grad.shape == (32, 16, 3, 3, 3)
 
 
+def test_op_costs_count_volumetric_products():
+    """The shape tools count a 3-D convolution's products (and bias additions) on meta."""
+    from minitorch_meta.ops.function import observe
+    from minitorch_meta.tools import op_costs
+
+    counted = []
+
+    def count(function, inputs, outputs):
+        counted.append((op_costs.products(function, inputs, outputs),
+                        op_costs.bias_additions(function, inputs, outputs)))
+
+    x = mt.empty(2, 3, 8, 8, 8, device="meta")
+    with observe(count):
+        nn.Conv3d(3, 4, 3, padding=1, device="meta")(x)
+        nn.ConvTranspose3d(3, 4, 2, stride=2, bias=False, device="meta")(x)
+    assert counted == [(2 * 4 * 8 ** 3 * 3 * 27, 2 * 4 * 8 ** 3), (2 * 3 * 8 ** 3 * 4 * 8, 0)]
+
+
 # -- layers -------------------------------------------------------------------------------
 
 LAYERS = [
