@@ -209,3 +209,24 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     return _functional().binary_cross_entropy_with_logits(
         input, target, weight, reduction=_reduction("binary_cross_entropy_with_logits",
                                                     reduction), pos_weight=pos_weight)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """``nn.functional.conv3d``."""
+    return _functional().conv3d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """``nn.functional.conv_transpose3d``."""
+    return _functional().conv_transpose3d(input, weight, bias, stride, padding,
+                                          output_padding, groups, dilation)
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=(), padding=0, dilation=1,
+               ceil_mode: bool = False) -> Tensor:
+    """``nn.functional.max_pool3d`` without ``return_indices``; an empty ``stride`` (the
+    default) means ``kernel_size``."""
+    return _functional().max_pool3d(input, kernel_size, _stride(stride), padding, dilation,
+                                    ceil_mode)

@@ -155,6 +155,28 @@ convolution and pooling (NCHW logical layout; the physical layout is the backend
     fold(cols, out_hw, kernel, stride, padding, dilation, blocks) -> x
                                 ``unfold``'s adjoint (col2im): the columns added into an
                                 (N, C, *out_hw) image, overlaps summed, padding cut off
+volumetric convolution and pooling (NCDHW logical layout; 3-tuples (depth, height,
+width) where the 2-D kernels take pairs; ``padding`` of a convolution is (front, back,
+top, bottom, left, right))
+    conv3d(x, w, b, stride, padding, dilation, out_size, for_backward, groups=1)
+                                -> (y, saved): as ``conv2d``, ``w`` (O, C/groups, kD, kH, kW)
+    conv3d_backward(gy, saved, needs_input_grad) -> (gx, gw, gb)
+    conv_transpose3d(x, w, b, stride, padding, dilation, out_size, groups=1) -> y
+                                as ``conv_transpose2d``
+    max_pool3d(x, kernel, stride, padding, dilation, out_size, with_argmax) -> (y, argmax)
+                                (``argmax``: each window's winning tap ``(a*kH + i)*kW + j``,
+                                integers of the backend's choice, or None)
+    max_pool3d_indices(argmax, x_shape, kernel, stride, padding, dilation) -> indices
+                                (int64 flat positions ``(d*H + h)*W + w`` in each volume)
+    max_pool3d_backward(gy, argmax, x_shape, kernel, stride, padding, dilation) -> gx
+    avg_pool3d(x, kernel, stride, padding, out_size, divisor) -> (y, saved)
+                                (``divisor``: an int, or ``(depths, rows, cols)``: window
+                                ``(a, i, j)`` divides by ``depths[a] * rows[i] * cols[j]``)
+    avg_pool3d_backward(gy, saved) -> gx
+    adaptive_avg_pool3d(x, out_size) -> (y, saved) / adaptive_avg_pool3d_backward(gy, saved)
+    adaptive_max_pool3d(x, out_size) -> (y, indices)
+                                (int64 flat positions; a window's first maximum in (depth,
+                                row, column) order, its last NaN if it holds NaN)
 running reductions and contractions
     prod(a, axis, keepdims)     product in ``a``'s dtype (``axis``: None or an int)
     cumsum(a, axis) / cumprod(a, axis)   running sum / product along ``axis`` (an int), in
@@ -282,6 +304,25 @@ class Backend:
     def data_ptr(self, a): self._missing("data_ptr")
     def storage_offset(self, a): self._missing("storage_offset")
     def searchsorted(self, sorted_sequence, values, right): self._missing("searchsorted")
+    def conv3d(self, x, w, b, stride, padding, dilation, out_size, for_backward=True,
+               groups=1):
+        self._missing("conv3d")
+    def conv3d_backward(self, gy, saved, needs_input_grad): self._missing("conv3d_backward")
+    def conv_transpose3d(self, x, w, b, stride, padding, dilation, out_size, groups=1):
+        self._missing("conv_transpose3d")
+    def max_pool3d(self, x, kernel, stride, padding, dilation, out_size, with_argmax=True):
+        self._missing("max_pool3d")
+    def max_pool3d_indices(self, argmax, x_shape, kernel, stride, padding, dilation):
+        self._missing("max_pool3d_indices")
+    def max_pool3d_backward(self, gy, argmax, x_shape, kernel, stride, padding, dilation):
+        self._missing("max_pool3d_backward")
+    def avg_pool3d(self, x, kernel, stride, padding, out_size, divisor):
+        self._missing("avg_pool3d")
+    def avg_pool3d_backward(self, gy, saved): self._missing("avg_pool3d_backward")
+    def adaptive_avg_pool3d(self, x, out_size): self._missing("adaptive_avg_pool3d")
+    def adaptive_avg_pool3d_backward(self, gy, saved):
+        self._missing("adaptive_avg_pool3d_backward")
+    def adaptive_max_pool3d(self, x, out_size): self._missing("adaptive_max_pool3d")
 
 
 def contiguous_strides(shape) -> tuple:

@@ -9,7 +9,8 @@ The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winogr
 ``xp_conv_groups.py`` (grouped and depthwise convolutions, one batched GEMM),
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
 here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im),
-``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``); ``xp_half.py`` runs the
+``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``), and the volumetric ones,
+``xp_conv3d.py`` and ``xp_pooling3d.py``; ``xp_half.py`` runs the
 float16 ones in float32; ``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``, ``scan``), ``erf`` and, where ``half_gemm_dtype``
@@ -26,18 +27,20 @@ from .base import Backend, broadcast_axes, contiguous_strides
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
+from .xp_conv3d import Conv3dKernels
 from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
 from .xp_pooling import PoolingKernels
+from .xp_pooling3d import Pooling3dKernels
 from .xp_topk import TopkKernels
 from .xp_winograd import WinogradKernels
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
-                GroupedConvKernels, Backend):
+                GroupedConvKernels, Conv3dKernels, Pooling3dKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

@@ -16,6 +16,7 @@ from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
 from .channel_shuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
+from .conv3d import Conv3d, ConvTranspose3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .ctc_loss import CTCLoss
 from .dropout import Dropout
@@ -100,6 +101,7 @@ from .parameter_dict import ParameterDict
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
 from .pooling1d import AdaptiveAvgPool1d, AvgPool1d, MaxPool1d
+from .pooling3d import AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, MaxPool3d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .similarity import CosineSimilarity, PairwiseDistance
@@ -151,6 +153,8 @@ __all__ = [
     "CTCLoss",
     "ParameterDict",
     "ChannelShuffle",
+    "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "Conv3d", "ConvTranspose3d",
+    "MaxPool3d",
 ]
 
 

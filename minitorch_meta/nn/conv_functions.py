@@ -12,7 +12,8 @@ from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
 
 _LAYOUTS = {"conv1d": "(N, C, L)", "conv_transpose1d": "(N, C, L)",
-            "conv_transpose2d": "(N, C, H, W)"}
+            "conv_transpose2d": "(N, C, H, W)", "conv3d": "(N, C, D, H, W)",
+            "conv_transpose3d": "(N, C, D, H, W)"}
 
 
 def _batched(op: str, input: Tensor, rank: int):

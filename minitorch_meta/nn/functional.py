@@ -383,6 +383,7 @@ from .attention_functions import scaled_dot_product_attention  # noqa: E402, F40
 from .bilinear import bilinear  # noqa: E402, F401
 from .channel_dropout import dropout1d, dropout2d, dropout3d  # noqa: E402, F401
 from .channel_shuffle import channel_shuffle  # noqa: E402, F401
+from .conv3d_functions import conv3d, conv_transpose3d  # noqa: E402, F401 - volumetric
 from .ctc_loss import ctc_loss  # noqa: E402, F401
 from .embedding_bag import embedding_bag  # noqa: E402, F401
 from .extra_activation_functions import (  # noqa: E402, F401
@@ -422,6 +423,14 @@ from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a fil
 )
 from .multihead_functions import multi_head_attention_forward  # noqa: E402, F401
 from .pixel_shuffle import pixel_shuffle, pixel_unshuffle  # noqa: E402, F401
+from .pool3d_functions import (  # noqa: E402, F401
+    adaptive_avg_pool3d,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    max_pool3d,
+    max_pool3d_with_indices,
+)
 from .similarity import cosine_similarity, normalize, pairwise_distance  # noqa: E402, F401
 from .unpooling import (  # noqa: E402, F401 - max pooling's indices and their inverse
     max_pool1d_with_indices,

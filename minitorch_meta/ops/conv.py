@@ -8,8 +8,9 @@ from .function import Function
 from .shapes import ShapeError, fmt
 
 # How each rank's shapes read in errors, by number of spatial dimensions.
-_INPUT_LAYOUT = {1: " (N, C, L)", 2: " (N, C, H, W)"}
-_WEIGHT_LAYOUT = {1: " (out_channels, in_channels, kW)", 2: " (out_channels, in_channels, kH, kW)"}
+_INPUT_LAYOUT = {1: " (N, C, L)", 2: " (N, C, H, W)", 3: " (N, C, D, H, W)"}
+_WEIGHT_LAYOUT = {1: " (out_channels, in_channels, kW)", 2: " (out_channels, in_channels, kH, kW)",
+                  3: " (out_channels, in_channels, kD, kH, kW)"}
 
 
 def ntuple(value, n: int, name: str = "value") -> tuple:
@@ -51,8 +52,9 @@ def conv_padding(padding, kernel, dilation, stride, op: str = "conv2d") -> tuple
 
 
 def lift_to_2d(dims: int, stride, padding, dilation, out_size) -> tuple:
-    """A 1-D geometry as the 2-D kernels take it (a height of 1); a 2-D one unchanged."""
-    if dims == 2:
+    """A 1-D geometry as the 2-D kernels take it (a height of 1); a 2-D or 3-D one
+    unchanged (the 3-D op has kernels of its own)."""
+    if dims != 1:
         return stride, padding, dilation, out_size
     return (1,) + stride, (0, 0) + padding, (1,) + dilation, (1,) + out_size
 

@@ -21,9 +21,10 @@ from .conv import (
 from .function import Function
 from .shapes import ShapeError, fmt
 
-_INPUT_LAYOUT = {1: " (N, C_in, L)", 2: " (N, C_in, H, W)"}
+_INPUT_LAYOUT = {1: " (N, C_in, L)", 2: " (N, C_in, H, W)", 3: " (N, C_in, D, H, W)"}
 _WEIGHT_LAYOUT = {1: " (in_channels, out_channels, kW)",
-                  2: " (in_channels, out_channels, kH, kW)"}
+                  2: " (in_channels, out_channels, kH, kW)",
+                  3: " (in_channels, out_channels, kD, kH, kW)"}
 
 
 def transposed_out_size(size: int, kernel: int, stride: int, padding: int, dilation: int,
@@ -91,7 +92,7 @@ class ConvTranspose2d(Function):
                                  f"(padding={padding}, weight shape {fmt(w.shape)})")
         flat_padding = tuple(p for p in padding for _ in range(2))
         self.geometry = lift_to_2d(dims, stride, flat_padding, dilation, out)
-        self.in_hw = sizes if dims == 2 else (1,) + sizes
+        self.in_hw = (1,) + sizes if dims == 1 else sizes
         return (N, O) + out, x.dtype
 
     def _hyper_tuples(self, op: str, dims: int) -> tuple:

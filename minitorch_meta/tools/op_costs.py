@@ -23,7 +23,8 @@ def products(function, inputs, outputs) -> int:
 
 
 def bias_additions(function, inputs, outputs) -> int:
-    """Additions of a bias term (one per output element of conv2d/addmm with a bias)."""
+    """Additions of a bias term (one per output element of a convolution or addmm with a
+    bias)."""
     name = type(function).__name__
     if name in _CONVOLUTIONS and len(inputs) > 2 and inputs[2] is not None:
         return _numel(_first(outputs).shape)
@@ -82,4 +83,6 @@ def _einsum(function, outputs):
 _PRODUCT_RULES = {"Conv2d": _conv, "Mm": _mm, "Mv": _mm, "Addmm": _addmm, "Matmul": _matmul}
 _PRODUCT_RULES.update({"Conv1d": _conv, "ConvTranspose1d": _conv_transpose,
                        "ConvTranspose2d": _conv_transpose})
-_CONVOLUTIONS = ("Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d")
+_PRODUCT_RULES.update({"Conv3d": _conv, "ConvTranspose3d": _conv_transpose})
+_CONVOLUTIONS = ("Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Conv3d",
+                 "ConvTranspose3d")
