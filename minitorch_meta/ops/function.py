@@ -88,10 +88,11 @@ class Function:
         # The hot path of every op: plain loops and attribute reads, and no object built
         # per call beyond the output tensor (and, when recording, the node's edges).
         single = len(inputs) == 1  # most ops: then no loop over the inputs
-        backend = inputs[0]._backend if inputs[0] is not None else None
-        if not single and (len(inputs) != 2 or inputs[1] is None
-                           or inputs[1]._backend is not backend):
-            backend, inputs = placed_inputs(self.op_name, inputs)  # not two on one device
+        if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
+                      and inputs[0]._backend is inputs[1]._backend):  # two on one device
+            backend = inputs[0]._backend
+        else:
+            backend, inputs = placed_inputs(self.op_name, inputs)
         specs = self.infer(*inputs)
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.
