@@ -31,6 +31,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .chunking import samples_per_chunk
+
+# Inference builds im2col this many bytes at a time (as ``xp_conv`` does), not all at once.
+CONV3D_CHUNK_BYTES = 4 * 2**20
+
 
 class Conv3dSaved(NamedTuple):
     """What the forward keeps for backward."""
@@ -87,20 +92,34 @@ class Conv3dKernels:
         O = w.shape[0]
         OD, OH, OW = out_size
         x_groups = self._padded_group_major_3d(x, groups, padding)  # (G, N, D', H', W', C/G)
-        cols = self._im2col_3d(x_groups, w.shape[2:], stride, dilation, out_size)
         w_cols = self._weight_columns_3d(w, groups)  # (G, K, O/G)
         y = xp.empty((N * OD * OH * OW, O), x.dtype)
-        if groups == 1:
-            xp.matmul(cols[0], w_cols[0], out=y)
-        else:  # each group's outputs are its own run of channels
-            y.reshape(-1, groups, O // groups).transpose(1, 0, 2)[...] = xp.matmul(cols, w_cols)
-        if b is not None:
-            y += b
         saved = None
         if for_backward:
+            cols = self._im2col_3d(x_groups, w.shape[2:], stride, dilation, out_size)
+            self._gemm_3d(cols, w_cols, y, groups)
             saved = Conv3dSaved(cols, x.shape, x_groups.shape, w, stride, padding, dilation,
                                 out_size, groups)
+        else:  # inference: a cache-sized chunk of samples at a time, nothing kept
+            positions = OD * OH * OW
+            step = samples_per_chunk(positions * w_cols.shape[1] * groups * x.dtype.itemsize,
+                                     CONV3D_CHUNK_BYTES)
+            for start in range(0, N, step):
+                stop = min(N, start + step)
+                cols = self._im2col_3d(x_groups[:, start:stop], w.shape[2:], stride, dilation,
+                                       out_size)
+                self._gemm_3d(cols, w_cols, y[start * positions:stop * positions], groups)
+        if b is not None:
+            y += b
         return y.reshape(N, OD, OH, OW, O).transpose(0, 4, 1, 2, 3), saved
+
+    def _gemm_3d(self, cols, w_cols, y, groups):
+        """``y`` (rows, O) = the grouped im2col ``cols`` times the filters ``w_cols``."""
+        if groups == 1:
+            self.xp.matmul(cols[0], w_cols[0], out=y)
+        else:  # each group's outputs are its own run of channels
+            y.reshape(-1, groups, y.shape[1] // groups).transpose(1, 0, 2)[...] = \
+                self.xp.matmul(cols, w_cols)
 
     def _conv3d_backward(self, gy, saved, needs_input_grad):
         cols, x_shape, padded_shape, w, stride, padding, dilation, out_size, groups = saved

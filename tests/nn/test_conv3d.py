@@ -110,6 +110,24 @@ def test_inference_equals_training_forward(device):
                                mF.conv3d(x, w, padding=1).detach().cpu().numpy(), rtol=1e-6)
 
 
+@pytest.mark.parametrize("groups", [1, 2])
+def test_inference_in_chunks_equals_training_forward(groups, device, monkeypatch):
+    """Inference builds im2col a chunk of samples at a time: a small chunk forces several
+    (here one sample each), whose results must land in their own rows."""
+    from minitorch_meta.backends import xp_conv3d
+
+    monkeypatch.setattr(xp_conv3d, "CONV3D_CHUNK_BYTES", 1)
+    x = mt.randn(3, 4, 4, 5, 5, device=device)
+    w = mt.randn(6, 4 // groups, 2, 3, 3, device=device, requires_grad=True)
+    b = mt.randn(6, device=device, requires_grad=True)
+    with mt.no_grad():
+        inferred = mF.conv3d(x, w, b, stride=(1, 2, 1), padding=1, groups=groups)
+    np.testing.assert_allclose(
+        inferred.cpu().numpy(),
+        mF.conv3d(x, w, b, stride=(1, 2, 1), padding=1, groups=groups).detach().cpu().numpy(),
+        rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("dtype", [mt.float16, mt.float32, mt.float64])
 def test_dtype_is_kept(dtype, device):
     x = mt.randn(1, 2, 4, 4, 4, dtype=dtype, device=device, requires_grad=True)
