@@ -1,5 +1,6 @@
-"""``Conv2d`` and ``Conv1d``: banks of learned filters (cross-correlation, as in PyTorch),
-and ``_ConvNd``, what they share with the transposed convolutions."""
+"""``Conv2d`` and ``Conv1d``: banks of learned filters (cross-correlation, as in PyTorch);
+``_ConvNd``, what they share with the transposed convolutions, and ``_DirectConvNd``, the
+construction every direct (not transposed) convolution layer shares."""
 
 from __future__ import annotations
 
@@ -91,7 +92,25 @@ class _ConvNd(Module):
         return text
 
 
-class Conv2d(_ConvNd):
+class _DirectConvNd(_ConvNd):
+    """The construction of the direct convolutions ``Conv1d``, ``Conv2d`` and ``Conv3d``
+    (PyTorch's checks, then ``_ConvNd``'s settings and parameters). A private base rather
+    than ``Conv2d`` itself so that, as in PyTorch, ``Conv1d`` and ``Conv3d`` are not
+    ``Conv2d`` instances (init loops test ``isinstance(m, nn.Conv2d)``)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        _check_groups_and_mode(in_channels, out_channels, groups, padding_mode)
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"{type(self).__name__}: padding_mode='{padding_mode}' is "
+                                      "not supported by minitorch_meta (only 'zeros')")
+        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0,
+                    groups, bias, padding_mode, device, dtype)
+
+
+class Conv2d(_DirectConvNd):
     """2-D convolution with ``stride``, ``padding`` (ints, ``'same'``, ``'valid'``),
     ``dilation``, ``groups`` (each of ``groups`` groups of input channels has its own
     ``out_channels / groups`` filters; depthwise when ``groups == in_channels``) and an
@@ -110,23 +129,12 @@ class Conv2d(_ConvNd):
         NotImplementedError: a padding_mode other than ``'zeros'``.
     """
 
-    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
-                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
-                 device=None, dtype=None) -> None:
-        super().__init__()
-        _check_groups_and_mode(in_channels, out_channels, groups, padding_mode)
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"{type(self).__name__}: padding_mode='{padding_mode}' is "
-                                      "not supported by minitorch_meta (only 'zeros')")
-        self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0,
-                    groups, bias, padding_mode, device, dtype)
-
     def forward(self, input: Tensor) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                         self.groups)
 
 
-class Conv1d(Conv2d):
+class Conv1d(_DirectConvNd):
     """1-D convolution over sequences, with ``Conv2d``'s arguments (one int each) and
     initialisation (``fan_in = in_channels / groups * kW``).
 

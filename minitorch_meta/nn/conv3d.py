@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import functional as F
-from .conv import Conv2d
-from .conv_transpose import ConvTranspose2d
+from .conv import _DirectConvNd
+from .conv_transpose import _ConvTransposeNd
 
 
-class Conv3d(Conv2d):
+class Conv3d(_DirectConvNd):
     """3-D convolution over volumes (video, medical scans) with ``Conv2d``'s arguments
     (three ints each) and initialisation (``fan_in = in_channels / groups * kD * kH * kW``).
     The weight is ``(out_channels, in_channels / groups, kD, kH, kW)``.
@@ -31,7 +31,7 @@ class Conv3d(Conv2d):
                         self.groups)
 
 
-class ConvTranspose3d(ConvTranspose2d):
+class ConvTranspose3d(_ConvTransposeNd):
     """3-D transposed convolution, with ``ConvTranspose2d``'s arguments (three ints each),
     initialisation and ``output_size``. The weight is ``(in_channels, out_channels /
     groups, kD, kH, kW)``.

@@ -1,5 +1,6 @@
 """``ConvTranspose2d`` and ``ConvTranspose1d``: learned upsampling by transposed convolution
-(the gradient of a convolution with respect to its input), PyTorch's layers."""
+(the gradient of a convolution with respect to its input), PyTorch's layers, and
+``_ConvTransposeNd``, what every transposed convolution layer shares (as PyTorch's)."""
 
 from __future__ import annotations
 
@@ -9,27 +10,10 @@ from . import functional as F
 from .conv import _check_groups_and_mode, _ConvNd
 
 
-class ConvTranspose2d(_ConvNd):
-    """2-D transposed convolution with ``stride``, ``padding``, ``output_padding``,
-    ``dilation`` and an optional bias; ``forward(input, output_size=None)`` may ask for an
-    output size instead of ``output_padding``.
-
-    Each of ``groups`` groups of input channels spreads into its own ``out_channels /
-    groups`` output channels. The weight is ``(in_channels, out_channels / groups, kH, kW)``;
-    initialised as in PyTorch: kaiming_uniform(a=sqrt(5)) and the bias in
-    ``±1/sqrt(fan_in)``, where ``fan_in`` is read off the weight's dimension 1:
-    ``out_channels / groups * kH * kW``.
-
-    Shape:
-        input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)`` or
-        ``(C_out, H_out, W_out)`` with ``H_out = (H - 1) * stride - 2 * padding + dilation *
-        (kH - 1) + output_padding + 1`` (likewise W).
-
-    Raises:
-        ValueError: groups not a positive int or not dividing ``in_channels`` and
-            ``out_channels``, a padding mode other than ``'zeros'`` (PyTorch's message),
-            padding given as a string; at forward, an ``output_size`` out of reach.
-    """
+class _ConvTransposeNd(_ConvNd):
+    """The construction, forward and ``output_size`` rule of ``ConvTranspose1d``, ``2d`` and
+    ``3d``; each names its functional form in ``_function``. A private base, as PyTorch's,
+    so that ``ConvTranspose1d`` and ``3d`` are not ``ConvTranspose2d`` instances."""
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
@@ -49,10 +33,6 @@ class ConvTranspose2d(_ConvNd):
         output_padding = self._output_padding(input, output_size)
         return self._function(input, self.weight, self.bias, self.stride, self.padding,
                               output_padding, self.groups, self.dilation)
-
-    @staticmethod
-    def _function(*args) -> Tensor:
-        return F.conv_transpose2d(*args)
 
     def _output_padding(self, input: Tensor, output_size) -> tuple:
         """``output_padding``, or the one that gives ``output_size`` (spatial sizes, or the
@@ -78,7 +58,34 @@ class ConvTranspose2d(_ConvNd):
         return tuple(int(size) - low for size, low in zip(sizes, smallest))
 
 
-class ConvTranspose1d(ConvTranspose2d):
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution with ``stride``, ``padding``, ``output_padding``,
+    ``dilation`` and an optional bias; ``forward(input, output_size=None)`` may ask for an
+    output size instead of ``output_padding``.
+
+    Each of ``groups`` groups of input channels spreads into its own ``out_channels /
+    groups`` output channels. The weight is ``(in_channels, out_channels / groups, kH, kW)``;
+    initialised as in PyTorch: kaiming_uniform(a=sqrt(5)) and the bias in
+    ``±1/sqrt(fan_in)``, where ``fan_in`` is read off the weight's dimension 1:
+    ``out_channels / groups * kH * kW``.
+
+    Shape:
+        input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)`` or
+        ``(C_out, H_out, W_out)`` with ``H_out = (H - 1) * stride - 2 * padding + dilation *
+        (kH - 1) + output_padding + 1`` (likewise W).
+
+    Raises:
+        ValueError: groups not a positive int or not dividing ``in_channels`` and
+            ``out_channels``, a padding mode other than ``'zeros'`` (PyTorch's message),
+            padding given as a string; at forward, an ``output_size`` out of reach.
+    """
+
+    @staticmethod
+    def _function(*args) -> Tensor:
+        return F.conv_transpose2d(*args)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
     """1-D transposed convolution over sequences, with ``ConvTranspose2d``'s arguments (one
     int each), initialisation and ``output_size``.
 

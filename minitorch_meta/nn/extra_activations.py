@@ -46,25 +46,30 @@ class Softmin(_SoftmaxBase):
         return A.softmin(input, self.dim)
 
 
-class Hardshrink(Module):
+class _Shrink(Module):
+    """What ``Hardshrink`` and ``Softshrink`` share: ``lambd``, shown alone in the repr.
+    A private base because in PyTorch neither layer derives from the other."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Hardshrink(_Shrink):
     """``x`` where ``|x| > lambd``, else 0.
 
     Shape:
         unchanged.
     """
 
-    def __init__(self, lambd: float = 0.5) -> None:
-        super().__init__()
-        self.lambd = lambd
-
     def forward(self, input: Tensor) -> Tensor:
         return A.hardshrink(input, self.lambd)
 
-    def extra_repr(self) -> str:
-        return f"{self.lambd}"
 
-
-class Softshrink(Hardshrink):
+class Softshrink(_Shrink):
     """``x`` moved ``lambd`` towards 0, and 0 where ``|x| <= lambd``.
 
     Shape:

@@ -128,7 +128,16 @@ class ReLU6(Hardtanh):
         return "inplace=True" if self.inplace else ""
 
 
-class Hardsigmoid(InplaceActivation):
+class _QuietInplaceActivation(InplaceActivation):
+    """The base of ``Hardsigmoid`` and ``Hardswish``: they take ``inplace``, but PyTorch's
+    reprs never show it. Shared here rather than by deriving ``Hardswish`` from
+    ``Hardsigmoid``, which PyTorch does not do."""
+
+    def extra_repr(self) -> str:
+        return ""
+
+
+class Hardsigmoid(_QuietInplaceActivation):
     """``min(max(x + 3, 0), 6) / 6``; PyTorch's repr never shows ``inplace``.
 
     Shape:
@@ -138,11 +147,8 @@ class Hardsigmoid(InplaceActivation):
     def forward(self, input: Tensor) -> Tensor:
         return A.hardsigmoid(input)
 
-    def extra_repr(self) -> str:
-        return ""
 
-
-class Hardswish(Hardsigmoid):
+class Hardswish(_QuietInplaceActivation):
     """``x * min(max(x + 3, 0), 6) / 6`` (MobileNetV3); its repr never shows ``inplace``.
 
     Shape:

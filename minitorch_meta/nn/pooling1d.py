@@ -5,11 +5,11 @@ from __future__ import annotations
 from ..ops.conv import ntuple
 from ..tensor import Tensor
 from . import functional as F
-from .module import Module
-from .pooling import MaxPool2d
+from .avg_pooling import _AdaptiveAvgPoolNd, _AvgPoolNd
+from .pooling import _MaxPoolNd
 
 
-class MaxPool1d(MaxPool2d):
+class MaxPool1d(_MaxPoolNd):
     """Max pooling over sequences; ``stride`` defaults to ``kernel_size``. Settings are kept
     as given, so the repr reads like PyTorch's (``MaxPool1d(kernel_size=2, stride=2, ...)``).
 
@@ -24,7 +24,7 @@ class MaxPool1d(MaxPool2d):
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
-class AvgPool1d(Module):
+class AvgPool1d(_AvgPoolNd):
     """Average pooling over sequences; ``stride`` defaults to ``kernel_size``. Settings are
     kept as one-int tuples, as PyTorch keeps them (``AvgPool1d(kernel_size=(3,), ...)``).
 
@@ -36,35 +36,22 @@ class AvgPool1d(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
-        super().__init__()
-        self.kernel_size = ntuple(kernel_size, 1, "kernel_size")
-        self.stride = ntuple(stride if stride is not None else kernel_size, 1, "stride")
-        self.padding = ntuple(padding, 1, "padding")
-        self.ceil_mode = ceil_mode
-        self.count_include_pad = count_include_pad
+        # PyTorch's 1-D layer takes no divisor_override (the base keeps None).
+        stride = stride if stride is not None else kernel_size
+        super().__init__(ntuple(kernel_size, 1, "kernel_size"), ntuple(stride, 1, "stride"),
+                         ntuple(padding, 1, "padding"), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad)
 
-    def extra_repr(self) -> str:
-        # PyTorch's repr shows only these three.
-        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
-
-class AdaptiveAvgPool1d(Module):
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling of sequences to ``output_size`` positions, whatever their length.
 
     Shape:
         ``(N, C, L)`` or ``(C, L)`` -> ``(N, C, output_size)`` or ``(C, output_size)``.
     """
 
-    def __init__(self, output_size) -> None:
-        super().__init__()
-        self.output_size = output_size
-
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool1d(input, self.output_size)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"

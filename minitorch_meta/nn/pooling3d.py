@@ -7,11 +7,11 @@ from __future__ import annotations
 from ..tensor import Tensor
 from . import pool3d_functions as F3
 from .adaptive_max_pooling import _AdaptiveMaxPoolNd
-from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
-from .pooling import MaxPool2d
+from .avg_pooling import _AdaptiveAvgPoolNd, _AvgPoolNd
+from .pooling import _MaxPoolNd
 
 
-class MaxPool3d(MaxPool2d):
+class MaxPool3d(_MaxPoolNd):
     """Max pooling over volumes; ``stride`` defaults to ``kernel_size``.
 
     Shape:
@@ -25,7 +25,7 @@ class MaxPool3d(MaxPool2d):
                              ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
-class AvgPool3d(AvgPool2d):
+class AvgPool3d(_AvgPoolNd):
     """Average pooling over volumes; ``stride`` defaults to ``kernel_size``.
 
     Shape:
@@ -39,7 +39,7 @@ class AvgPool3d(AvgPool2d):
                              self.count_include_pad, self.divisor_override)
 
 
-class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
     """Average pooling of volumes to a fixed ``output_size`` (an int, or three sizes whose
     ``None`` keeps that input size).
 
