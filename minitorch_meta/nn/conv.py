@@ -63,6 +63,8 @@ class _ConvNd(Module):
         self.output_padding = ntuple(output_padding, n, "output_padding")
         self.groups = groups
         self.padding_mode = padding_mode
+        self._reversed_padding_repeated_twice = _pad_widths(self.padding, self.kernel_size,
+                                                            self.dilation)
         if transposed:  # the weight maps input channels to output channels
             shape = (in_channels, out_channels // groups) + self.kernel_size
         else:
@@ -103,11 +105,30 @@ class _DirectConvNd(_ConvNd):
                  device=None, dtype=None) -> None:
         super().__init__()
         _check_groups_and_mode(in_channels, out_channels, groups, padding_mode)
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"{type(self).__name__}: padding_mode='{padding_mode}' is "
-                                      "not supported by minitorch_meta (only 'zeros')")
         self._setup(in_channels, out_channels, kernel_size, stride, padding, dilation, False, 0,
                     groups, bias, padding_mode, device, dtype)
+
+    def _padded_forward(self, conv, input: Tensor) -> Tensor:
+        """``conv`` (``F.conv1d``/``2d``/``3d``) of ``input`` padded by ``F.pad`` in
+        ``padding_mode`` ('reflect', 'replicate' or 'circular'), then unpadded: PyTorch's
+        way, so values and gradients are its."""
+        padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+        return conv(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
+
+
+def _pad_widths(padding, kernel_size, dilation) -> list:
+    """``F.pad``'s widths for ``padding`` (last dim first, each side): an int tuple repeated
+    per side; 'same' splits each dim's ``dilation * (k - 1)`` with the extra one after, as
+    PyTorch does; 'valid' none."""
+    if padding == "valid":
+        return [0, 0] * len(kernel_size)
+    if padding == "same":
+        widths = []
+        for k, d in zip(reversed(kernel_size), reversed(dilation)):
+            total = d * (k - 1)
+            widths += [total // 2, total - total // 2]
+        return widths
+    return [p for p in reversed(padding) for _ in range(2)]
 
 
 class Conv2d(_DirectConvNd):
@@ -126,10 +147,11 @@ class Conv2d(_DirectConvNd):
     Raises:
         ValueError: a bad padding string, ``'same'`` with stride > 1, groups not a positive
             int or not dividing ``in_channels`` and ``out_channels``.
-        NotImplementedError: a padding_mode other than ``'zeros'``.
     """
 
     def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            return self._padded_forward(F.conv2d, input)
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                         self.groups)
 
@@ -144,11 +166,13 @@ class Conv1d(_DirectConvNd):
         stride + 1``.
 
     Raises:
-        ValueError, NotImplementedError: as ``Conv2d``.
+        ValueError: as ``Conv2d``.
     """
 
     dims = 1
 
     def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            return self._padded_forward(F.conv1d, input)
         return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                         self.groups)

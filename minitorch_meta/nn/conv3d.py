@@ -20,13 +20,14 @@ class Conv3d(_DirectConvNd):
         dilation * (kD - 1) - 1) // stride + 1`` (likewise H and W).
 
     Raises:
-        ValueError, NotImplementedError: as ``Conv2d`` (a padding mode other than
-            ``'zeros'`` is not supported).
+        ValueError: as ``Conv2d``.
     """
 
     dims = 3
 
     def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            return self._padded_forward(F.conv3d, input)
         return F.conv3d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                         self.groups)
 

@@ -138,8 +138,6 @@ def test_conv_transpose_output_size_errors_as_torch(output_size, message):
      f"Invalid padding string 'full', should be one of {set(('same', 'valid'))}"),  # as PyTorch
     (lambda: nn.Conv1d(4, 3, 3, groups=2), ValueError,
      "out_channels must be divisible by groups, got out_channels=3 and groups=2"),
-    (lambda: nn.Conv1d(4, 4, 3, padding_mode="reflect"), NotImplementedError,
-     "Conv1d: padding_mode='reflect' is not supported by minitorch_meta (only 'zeros')"),
     (lambda: nn.Conv1d(4, 4, (3, 3)), TypeError,
      "kernel_size must be an int or a tuple of 1 int, got (3, 3)"),
 ])
