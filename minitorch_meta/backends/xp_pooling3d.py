@@ -4,8 +4,8 @@ test enforces it).
 
 - ``max_pool3d`` sees every window at once through one strided view of the (padded) input,
   ``(N, C, OD, OH, OW, KD, KH, KW)``: without indices a reduction over the view (no copy);
-  with them the windows are copied flat and ``argmax`` picks each window's first maximum
-  in (depth, row, column) order, or its last NaN, as PyTorch's loop does. Backward adds each
+  with them a running maximum over the taps, one tap at a time, keeps each window's first
+  maximum in (depth, row, column) order, or its last NaN, as PyTorch's loop does. Backward adds each
   output's gradient at its winner's position in the padded volume (a scatter-add where
   windows overlap).
 - ``avg_pool3d`` sums the same kind of view (zero padding) and divides by each window's
@@ -43,16 +43,26 @@ class Pooling3dKernels:
         windows = self._pool3d_windows(padded, kernel, stride, dilation, out_size)
         if not with_argmax:
             return windows.max(axis=_WINDOW), None  # NaN propagates, as in PyTorch
-        taps = kernel[0] * kernel[1] * kernel[2]
-        flat = windows.reshape(windows.shape[:5] + (taps,))  # one copy of every window
-        argmax = flat.argmax(axis=-1)
-        if x.dtype.kind == "f":
-            nan = xp.isnan(flat)
-            if bool(nan.any()):  # PyTorch's loop takes a later value that is NaN: the last
-                last_nan = taps - 1 - nan[..., ::-1].argmax(axis=-1)
-                argmax = self.where(nan.any(axis=-1), last_nan, argmax)
-        y = xp.take_along_axis(flat, argmax[..., None], axis=-1)[..., 0]
-        return y, argmax
+        return self._running_argmax_3d(windows, kernel, x.dtype.kind == "f")
+
+    def _running_argmax_3d(self, windows, kernel, floating: bool):
+        """Each window's maximum and its tap, one tap at a time over all windows: memory of
+        the output's size, where a flat copy of every window would take ``KD*KH*KW`` times
+        that (27x for 3x3x3 windows at stride 1). A later tap wins only when strictly
+        greater, so the first maximum is kept, or when it is NaN, so the last NaN wins: as
+        PyTorch's loop."""
+        xp = self.xp
+        KD, KH, KW = kernel
+        best = windows[..., 0, 0, 0].copy()
+        argmax = xp.zeros(best.shape, xp.int64)
+        for tap in range(1, KD * KH * KW):
+            value = windows[..., tap // (KH * KW), tap // KW % KH, tap % KW]
+            wins = value > best
+            if floating:
+                wins |= value != value  # NaN
+            best = self.where(wins, value, best)
+            argmax[wins] = tap
+        return best, argmax
 
     def max_pool3d_indices(self, argmax, x_shape, kernel, stride, padding, dilation):
         """Flat positions ``(d * H + h) * W + w`` of the winners in each input volume
