@@ -35,7 +35,23 @@ from .extra_activations import (
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
+from .lazy import LazyLinear, LazyModuleMixin
+from .lazy_conv import (
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
+from .lazy_norm import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
 from .linear import Identity, Linear
 from .loss import (
     BCELoss,
@@ -96,7 +112,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from .parameter_dict import ParameterDict
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
@@ -155,6 +171,9 @@ __all__ = [
     "ChannelShuffle",
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "Conv3d", "ConvTranspose3d",
     "MaxPool3d",
+    "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv3d",
+    "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d", "LazyInstanceNorm3d", "UninitializedBuffer",
 ]
 
 

@@ -219,8 +219,11 @@ class _BatchNorm(_NormBase):
     """What ``BatchNorm1d``, ``BatchNorm2d`` and ``BatchNorm3d`` share; they differ only in
     the input ranks they accept."""
 
+    def _channel_dim(self, input: Tensor) -> int:
+        return 1  # every accepted input is a batch
+
     def _check_channels(self, input: Tensor) -> None:
-        channels = input.shape[1]
+        channels = input.shape[self._channel_dim(input)]
         if channels != self.num_features:
             raise ShapeError("batch_norm", f"{self._get_name()}(num_features="
                                            f"{self.num_features}) expects {self.num_features} "

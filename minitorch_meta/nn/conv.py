@@ -65,12 +65,15 @@ class _ConvNd(Module):
         self.padding_mode = padding_mode
         self._reversed_padding_repeated_twice = _pad_widths(self.padding, self.kernel_size,
                                                             self.dilation)
-        if transposed:  # the weight maps input channels to output channels
-            shape = (in_channels, out_channels // groups) + self.kernel_size
-        else:
-            shape = (out_channels, in_channels // groups) + self.kernel_size
-        add_weight_and_bias(self, shape, bias, device, dtype, bias_size=out_channels)
+        add_weight_and_bias(self, self._weight_shape(), bias, device, dtype,
+                            bias_size=out_channels)
         self.reset_parameters()
+
+    def _weight_shape(self) -> tuple:
+        """The weight's shape for the current channel counts (lazy layers ask it later)."""
+        if self.transposed:  # the weight maps input channels to output channels
+            return (self.in_channels, self.out_channels // self.groups) + self.kernel_size
+        return (self.out_channels, self.in_channels // self.groups) + self.kernel_size
 
     def reset_parameters(self) -> None:
         """Draw fresh filters and bias from PyTorch's default distributions."""

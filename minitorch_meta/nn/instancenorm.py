@@ -35,10 +35,13 @@ class _InstanceNorm(_NormBase):
             raise ValueError(f"expected {unbatched}D or {batched}D input (got {input.dim()}D "
                              "input)")
 
+    def _channel_dim(self, input: Tensor) -> int:
+        return input.dim() - self._ranks[0]  # 1 in a batch, 0 in one sample
+
     def _check_features(self, input: Tensor) -> None:
         """The channel count must be ``num_features`` when it sizes the affine parameters;
         otherwise it is not used, and a mismatch only warns, as in PyTorch."""
-        feature_dim = input.dim() - self._ranks[0]
+        feature_dim = self._channel_dim(input)
         channels = input.shape[feature_dim]
         if channels == self.num_features:
             return

@@ -1,18 +1,19 @@
-"""Lazy layers: ``LazyLinear`` and ``LazyConv2d`` learn their input size from their first call.
+"""Lazy layers learn their input size from their first call: ``LazyModuleMixin``, the
+helpers every lazy layer shares, and ``LazyLinear``.
 
-Until then their parameters are ``UninitializedParameter`` placeholders. A forward
-pre-hook reads the input's shape, materialises the parameters on their device (meta
-included, so a meta dry run is enough), initialises them, removes itself and turns the
-module into its ordinary class (``cls_to_become``): a ``LazyLinear`` becomes a ``Linear``.
+Until then their parameters (and buffers) are ``UninitializedParameter``
+(``UninitializedBuffer``) placeholders. A forward pre-hook reads the input's shape,
+materialises the placeholders on their device (meta included, so a meta dry run is
+enough), initialises them, removes itself and turns the module into its ordinary class
+(``cls_to_become``): a ``LazyLinear`` becomes a ``Linear``. The lazy convolutions are in
+``lazy_conv.py``, the lazy batch and instance norms in ``lazy_norm.py``.
 """
 
 from __future__ import annotations
 
 from ..autograd import no_grad
 from ..errors import ShapeError
-from ..ops.shapes import fmt
 from ..tensor import Tensor
-from .conv import Conv2d
 from .linear import Linear
 from .parameter import UninitializedParameter, is_lazy
 
@@ -42,6 +43,36 @@ class LazyModuleMixin:
     def initialize_parameters(self, *args, **kwargs) -> None:
         raise NotImplementedError(f"{type(self).__name__} must define "
                                   "initialize_parameters(*inputs)")
+
+
+def infer_channels(module, input: Tensor) -> int:
+    """The channel count of ``input``, the first input of the lazy ``module``: checked first
+    by the module's own rank rule (``_check_input_dim``), then read in the dimension its
+    ``_channel_dim(input)`` names (1 in a batch, 0 in one unbatched sample)."""
+    module._check_input_dim(input)
+    return input.shape[module._channel_dim(input)]
+
+
+def materialize(module, shapes: dict) -> None:
+    """Give each placeholder of ``module`` named in ``shapes`` (None members are skipped)
+    its shape, then draw the module's initial values (``reset_parameters``).
+
+    Raises:
+        RuntimeError: some of those members were loaded from a state dict and others not:
+            drawing fresh values would silently overwrite the loaded ones.
+    """
+    members = {name: getattr(module, name) for name in shapes}
+    members = {name: value for name, value in members.items() if value is not None}
+    loaded = [name for name, value in members.items() if not is_lazy(value)]
+    if loaded:
+        waiting = [name for name in members if name not in loaded]
+        raise RuntimeError(f"{module._get_name()}: {', '.join(loaded)} were loaded from a state "
+                           f"dict but {', '.join(waiting)} were not; load every one of them, or "
+                           "none before the first call")
+    with no_grad():
+        for name, value in members.items():
+            value.materialize(shapes[name])
+        module.reset_parameters()
 
 
 def _infer_parameters(module, args) -> None:
@@ -81,53 +112,6 @@ class LazyLinear(LazyModuleMixin, Linear):
         if input.dim() == 0:
             raise ShapeError("linear", "expected an input with at least one dimension "
                                        "(*, in_features), got a 0-D tensor")
-        with no_grad():
-            self.in_features = input.shape[-1]
-            self.weight.materialize((self.out_features, self.in_features))
-            if self.bias is not None:
-                self.bias.materialize((self.out_features,))
-            self.reset_parameters()
-
-
-class LazyConv2d(LazyModuleMixin, Conv2d):
-    """A ``Conv2d`` whose ``in_channels`` is the channel count of its first input.
-
-    Shape:
-        input ``(N, C_in, H, W)`` or ``(C_in, H, W)`` -> ``(N, C_out, H_out, W_out)``.
-    """
-
-    cls_to_become = Conv2d
-
-    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
-                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None,
-                 dtype=None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode)
-        self.weight = UninitializedParameter(device=device, dtype=dtype)
-        self.out_channels = out_channels
-        if bias:
-            self.bias = UninitializedParameter(device=device, dtype=dtype)
-
-    def reset_parameters(self) -> None:
-        if not self.has_uninitialized_params() and self.in_channels != 0:
-            super().reset_parameters()
-
-    def initialize_parameters(self, input: Tensor) -> None:
-        if not self.has_uninitialized_params():
-            self.in_channels = self.weight.shape[1] * self.groups  # loaded from a state dict
-            return
-        if input.dim() not in (3, 4):
-            raise ShapeError("conv2d", f"expected a 3-D (C_in, H, W) or 4-D (N, C_in, H, W) input "
-                                       f"to {type(self).__name__}, but got input of shape "
-                                       f"{fmt(input.shape)}")
-        if input.shape[-3] % self.groups:  # PyTorch's check, deferred to the first input
-            raise ValueError(f"in_channels must be divisible by groups, got in_channels="
-                             f"{input.shape[-3]} (the input's channels) and groups="
-                             f"{self.groups}")
-        with no_grad():
-            self.in_channels = input.shape[-3]
-            self.weight.materialize((self.out_channels, self.in_channels // self.groups)
-                                    + self.kernel_size)
-            if self.bias is not None:
-                self.bias.materialize((self.out_channels,))
-            self.reset_parameters()
+        self.in_features = input.shape[-1]
+        materialize(self, {"weight": (self.out_features, self.in_features),
+                           "bias": (self.out_features,)})

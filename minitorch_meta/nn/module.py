@@ -21,7 +21,7 @@ from ..tensor import Tensor, _parse_to
 from . import shape_errors
 from . import state_dict as _state
 from .backward_hooks import BackwardHook
-from .parameter import Parameter
+from .parameter import Parameter, is_lazy
 
 
 def _typename(value) -> str:
@@ -462,9 +462,9 @@ class Module:
         The way off the meta device: follow with ``reset_parameters()`` or
         ``load_state_dict``.
         """
-        # ``_data.shape``: a lazy module's placeholder has no public shape yet.
-        return self._apply(lambda t: empty(tuple(t._data.shape), dtype=t.dtype, device=device),
-                           recurse=recurse)
+        # A lazy module's placeholder has no shape yet: it stays a placeholder, on ``device``.
+        return self._apply(lambda t: t.to(device=device) if is_lazy(t) else
+                           empty(tuple(t.shape), dtype=t.dtype, device=device), recurse=recurse)
 
     # -- state ---------------------------------------------------------------------------
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):

@@ -1,7 +1,8 @@
 """``Parameter``: a tensor that a ``Module`` registers as learnable state.
 
-``UninitializedParameter`` is the placeholder a lazy module holds until its first call
-tells it the shape (``materialize``); it then becomes a plain ``Parameter``.
+``UninitializedParameter`` and ``UninitializedBuffer`` are the placeholders a lazy module
+holds until its first call tells it the shape (``materialize``); they then become a plain
+``Parameter`` or tensor.
 """
 
 from __future__ import annotations
@@ -48,25 +49,20 @@ _SHAPE_UNKNOWN = ("Can't access the shape of an uninitialized parameter or buffe
                   "parameters before accessing their attributes.")
 
 
-class UninitializedParameter(Parameter):
-    """A parameter whose shape is not known yet (held by lazy modules until their first call).
+class UninitializedTensorMixin:
+    """What the placeholders of lazy modules share: a zero-element tensor that remembers the
+    device and dtype to materialise on, and refuses to tell a shape it does not have yet.
 
     Raises:
         RuntimeError: its shape, size or number of elements is read before ``materialize``.
     """
 
     __slots__ = ()
-    cls_to_become = Parameter
-
-    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        # A zero-element placeholder remembers the device and dtype to materialise on.
-        return super().__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
-
-    def __init__(self, requires_grad: bool = True, device=None, dtype=None):
-        pass
+    cls_to_become: type = Tensor
 
     def materialize(self, shape, device=None, dtype=None) -> None:
-        """Give the parameter storage of ``shape`` (uninitialised) and make it a ``Parameter``."""
+        """Give the placeholder storage of ``shape`` (uninitialised) and make it its
+        ``cls_to_become`` (a ``Parameter``, or a plain tensor for a buffer)."""
         device = self.device if device is None else device
         dtype = self.dtype if dtype is None else dtype
         self.data = empty(tuple(shape), device=device, dtype=dtype)
@@ -83,20 +79,60 @@ class UninitializedParameter(Parameter):
         raise RuntimeError(_SHAPE_UNKNOWN)
 
     def to(self, *args, **kwargs) -> Tensor:
-        """A placeholder on another device or dtype (there is no data to copy)."""
+        """A placeholder of the same kind on another device or dtype (no data to copy), so
+        that ``Module.to`` / ``double()`` / ``to_empty`` keep a lazy module lazy."""
         device, dtype = _parse_to(args, dict(kwargs))
-        return empty(0, device=device if device is not None else self.device,
-                     dtype=dtype if dtype is not None else self.dtype)
+        return type(self)(self.requires_grad,
+                          device=device if device is not None else self.device,
+                          dtype=dtype if dtype is not None else self.dtype)
 
     def __repr__(self) -> str:
-        return "<UninitializedParameter>"
+        return f"<{type(self).__name__}>"
 
     __str__ = __repr__
 
 
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter whose shape is not known yet (held by lazy modules until their first call).
+
+    Raises:
+        RuntimeError: as ``UninitializedTensorMixin``.
+    """
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        return super().__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None):
+        pass  # ``__new__`` built it; Parameter.__init__ takes other arguments
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer whose shape is not known yet (the running statistics of the lazy norm
+    layers until their first call); ``materialize`` makes it a plain tensor.
+
+    Raises:
+        RuntimeError: as ``UninitializedTensorMixin``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
+        placeholder = empty(0, device=device, dtype=dtype)
+        buffer = cls._make(placeholder._data, placeholder._backend)
+        if requires_grad:
+            buffer.requires_grad_(True)
+        return buffer
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None):
+        pass  # ``__new__`` built it; Tensor.__init__ would build a second tensor
+
+
 def is_lazy(value) -> bool:
-    """Whether ``value`` is a parameter still waiting for its shape."""
-    return isinstance(value, UninitializedParameter)
+    """Whether ``value`` is a parameter or buffer still waiting for its shape."""
+    return isinstance(value, UninitializedTensorMixin)
 
 
 def add_weight_and_bias(module, weight_shape: tuple, bias: bool, device=None, dtype=None,

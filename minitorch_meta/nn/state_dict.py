@@ -94,6 +94,8 @@ def load_local(module, state_dict, prefix: str, assign: bool, strict: bool, miss
             errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or '
                           f"Tensor-like object from checkpoint but received {type(source)}")
             continue
+        if is_lazy(source) and is_lazy(target):
+            continue  # a placeholder onto a placeholder: nothing to copy, as in PyTorch
         if is_lazy(source):
             errors.append(f'While copying the parameter named "{key}", the checkpoint holds an '
                           "uninitialized parameter; call the lazy model that saved it once "

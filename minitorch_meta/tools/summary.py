@@ -152,7 +152,7 @@ class _on_meta:  # noqa: N801 - a context manager
 def _has_uninitialized_parameters(model) -> bool:
     from ..nn.parameter import is_lazy
 
-    return any(is_lazy(p) for p in model.parameters())
+    return any(is_lazy(t) for t in list(model.parameters()) + list(model.buffers()))
 
 
 def _meta_copy(model):
