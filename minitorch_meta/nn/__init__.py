@@ -8,6 +8,7 @@ from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
+from .adaptive_softmax import AdaptiveLogSoftmaxWithLoss
 from .alpha_dropout import AlphaDropout, FeatureAlphaDropout
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
@@ -34,6 +35,7 @@ from .extra_activations import (
 )
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .fractional_max_pooling import FractionalMaxPool2d, FractionalMaxPool3d
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .lazy import LazyConv2d, LazyLinear, LazyModuleMixin
 from .linear import Identity, Linear
@@ -155,6 +157,8 @@ __all__ = [
     "ChannelShuffle",
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "Conv3d", "ConvTranspose3d",
     "MaxPool3d",
+    "FractionalMaxPool2d", "FractionalMaxPool3d",
+    "AdaptiveLogSoftmaxWithLoss",
 ]
 
 
