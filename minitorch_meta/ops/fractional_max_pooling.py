@@ -235,10 +235,9 @@ def first_max_or_last_nan(backend, values):
     holds one (PyTorch's pooling loop takes a value that is larger or NaN; a row of -inf
     keeps its first position)."""
     taps = values.shape[-1]
-    nan = backend.unary("isnan", values)
-    clean = backend.where(nan, values.dtype.type(float("-inf")), values)
-    first = backend.argmax(clean, -1, False)
-    flags = backend.astype(nan, dtypes.int8)
+    # Where a row holds NaN, ``argmax``'s pick (NumPy's: the first NaN) is replaced below.
+    first = backend.argmax(values, -1, False)
+    flags = backend.astype(backend.unary("isnan", values), dtypes.int8)
     reversed_first = backend.argmax(backend.getitem(flags, (Ellipsis, slice(None, None, -1))),
                                     -1, False)
     last_nan = backend.binary("add", backend.unary("neg", reversed_first), taps - 1)
