@@ -8,6 +8,7 @@ from ..hooks import RemovableHandle
 from . import functional, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
+from .adaptive_softmax import AdaptiveLogSoftmaxWithLoss
 from .alpha_dropout import AlphaDropout, FeatureAlphaDropout
 from .avg_pooling import AdaptiveAvgPool2d, AvgPool2d
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
@@ -34,6 +35,7 @@ from .extra_activations import (
 )
 from .flatten import Flatten, Unflatten
 from .fold import Fold, Unfold
+from .fractional_max_pooling import FractionalMaxPool2d, FractionalMaxPool3d
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .lazy import LazyLinear, LazyModuleMixin
 from .lazy_conv import (
@@ -174,6 +176,8 @@ __all__ = [
     "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv3d",
     "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d",
     "LazyInstanceNorm2d", "LazyInstanceNorm3d", "UninitializedBuffer",
+    "FractionalMaxPool2d", "FractionalMaxPool3d",
+    "AdaptiveLogSoftmaxWithLoss",
 ]
 
 

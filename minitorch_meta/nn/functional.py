@@ -405,6 +405,12 @@ from .extra_activation_functions import (  # noqa: E402, F401
     threshold_,
 )
 from .fold import fold, unfold  # noqa: E402, F401
+from .fractional_max_pooling import (  # noqa: E402, F401 - windows at random fractional steps
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .grid_sampling import affine_grid, grid_sample  # noqa: E402, F401 - spatial transformers
 from .gumbel_softmax import gumbel_softmax  # noqa: E402, F401
 from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
