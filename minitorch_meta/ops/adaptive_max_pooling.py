@@ -10,6 +10,7 @@ from .. import dtypes
 from . import shapes
 from .avg_pooling import _as_4d, _like, _require_dtype, adaptive_output_size
 from .function import Function
+from .max_pool_gradient import gradient_to_winners
 from .shapes import ShapeRuntimeError
 
 
@@ -69,18 +70,5 @@ class AdaptiveMaxPool2d(Function):
         return y, backend.copy(indices) if self.recording else indices
 
     def backward(self, backend, gy):
-        """Each output's gradient added at its window's winning position (overlapping
-        windows may pick one input several times): one ``index_add`` over flat positions."""
-        shape, dtype = self.input_specs[0]
-        shape = tuple(shape)
-        plane = shape[-2] * shape[-1]
-        planes = 1
-        for size in shape[:-2]:
-            planes *= size
-        starts = backend.arange(0, planes * plane, plane, dtypes.int64)
-        outputs = self.out_hw[0] * self.out_hw[1]
-        flat = backend.binary("add", backend.reshape(self.indices, (planes, outputs)),
-                              backend.reshape(starts, (planes, 1)))
-        gx = backend.index_add((planes * plane,), backend.reshape(flat, (-1,)),
-                               backend.reshape(gy, (-1,)), dtype)
-        return (backend.reshape(gx, shape),)
+        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 2,
+                                    self.out_hw[0] * self.out_hw[1]),)

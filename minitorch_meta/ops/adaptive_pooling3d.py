@@ -6,9 +6,12 @@ PyTorch's errors and flat indices. Both ops take ``(N, C, D, H, W)`` or unbatche
 
 from __future__ import annotations
 
+import math
+
 from .. import dtypes
 from .avg_pooling import _require_dtype
 from .function import Function
+from .max_pool_gradient import gradient_to_winners
 from .pooling3d import as_5d, like
 from .shapes import ShapeError, ShapeRuntimeError, fmt
 
@@ -139,18 +142,5 @@ class AdaptiveMaxPool3d(Function):
         return y, backend.copy(indices) if self.recording else indices
 
     def backward(self, backend, gy):
-        """Each output's gradient added at its window's winning position: one
-        ``index_add`` over flat positions in all volumes."""
-        shape, dtype = self.input_specs[0]
-        shape = tuple(shape)
-        volume = shape[-3] * shape[-2] * shape[-1]
-        volumes = 1
-        for size in shape[:-3]:
-            volumes *= size
-        outputs = self.out_size[0] * self.out_size[1] * self.out_size[2]
-        starts = backend.arange(0, volumes * volume, volume, dtypes.int64)
-        flat = backend.binary("add", backend.reshape(self.indices, (volumes, outputs)),
-                              backend.reshape(starts, (volumes, 1)))
-        gx = backend.index_add((volumes * volume,), backend.reshape(flat, (-1,)),
-                               backend.reshape(gy, (-1,)), dtype)
-        return (backend.reshape(gx, shape),)
+        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 3,
+                                    math.prod(self.out_size)),)

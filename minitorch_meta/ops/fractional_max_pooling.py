@@ -16,6 +16,7 @@ from .. import dtypes
 from ..autograd.grad_mode import is_grad_enabled
 from .avg_pooling import _require_dtype
 from .function import Function
+from .max_pool_gradient import gradient_to_winners
 from .shapes import ShapeRuntimeError, fmt
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -179,17 +180,8 @@ class FractionalMaxPool2d(Function):
         return backend.reshape(flat, (planes, _product(self.out_size), _product(self.kernel)))
 
     def backward(self, backend, gy):
-        """Each output's gradient added at its window's winning position: one
-        ``index_add`` over flat positions in all planes."""
-        shape, dtype = self.input_specs[0]
-        shape = tuple(shape)
-        plane = _product(shape[-self.dims:])
-        planes = _product(shape[:-self.dims])
-        starts = backend.arange(0, planes * plane, plane, dtypes.int64)
-        flat = backend.binary("add", self.indices, backend.reshape(starts, (planes, 1)))
-        gx = backend.index_add((planes * plane,), backend.reshape(flat, (-1,)),
-                               backend.reshape(gy, (-1,)), dtype)
-        return backend.reshape(gx, shape), None
+        return gradient_to_winners(backend, gy, self.indices, self.input_specs[0], self.dims,
+                                   _product(self.out_size)), None
 
 
 class FractionalMaxPool3d(FractionalMaxPool2d):
