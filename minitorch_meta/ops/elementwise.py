@@ -123,12 +123,35 @@ class Add(Binary):
         return gy, gy
 
 
+# PyTorch's words, by the number of bool operands
+_BOOL_SUBTRACTION = {
+    1: "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+       "trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+    2: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+       "or `logical_xor()` operator instead.",
+}
+
+
 class Sub(Binary):
+    """``a - b`` (or ``scalar - a`` when reflected).
+
+    Raises:
+        RuntimeError when an operand is bool (a tensor or a Python bool), as PyTorch:
+        ``~``/``logical_not`` inverts a mask, ``^``/``logical_xor`` compares two.
+    """
+
     op_name, kernel = "sub", "sub"
 
     @property
     def backward_name(self):
         return "RsubBackward1" if self.reflected else "SubBackward0"
+
+    def infer(self, a, b=None):
+        bools = (a._dtype is dtypes.bool_) + (
+            isinstance(self.scalar, bool) if b is None else b._dtype is dtypes.bool_)
+        if bools:
+            raise RuntimeError(_BOOL_SUBTRACTION[bools])
+        return super().infer(a, b)
 
     def grads(self, backend, gy):
         return gy, backend.unary("neg", gy) if self.operand_needs()[1] else None

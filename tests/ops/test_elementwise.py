@@ -80,7 +80,10 @@ def test_type_promotion_between_tensors(left, right, expected):
 ])
 def test_type_promotion_with_scalars(dtype, scalar, expected):
     t = mt.ones(2, dtype=dtype)
-    for result in (t + scalar, scalar + t, t * scalar, scalar * t, t - scalar):
+    results = [t + scalar, scalar + t, t * scalar, scalar * t]
+    if dtype is not mt.bool:  # PyTorch refuses to subtract bools (test_bool_subtraction.py)
+        results.append(t - scalar)
+    for result in results:
         assert result.dtype is expected
 
 
