@@ -9,12 +9,11 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .avg_pooling import _as_4d, _like, _require_dtype, adaptive_output_size
-from .function import Function
-from .max_pool_gradient import gradient_to_winners
+from .max_pool_gradient import OptionalIndices, gradient_to_winners
 from .shapes import ShapeRuntimeError
 
 
-class AdaptiveMaxPool2d(Function):
+class AdaptiveMaxPool2d(OptionalIndices):
     """Maximum over each adaptive window; with ``return_indices``, also each maximum's flat
     position in its input plane (int64, ``h * W + w``: PyTorch's ``indices``).
 
@@ -35,11 +34,6 @@ class AdaptiveMaxPool2d(Function):
     """
 
     op_name, backward_name = "adaptive_max_pool2d", "AdaptiveMaxPool2DBackward0"
-    return_indices = False
-
-    def __init__(self, **hyper_parameters):
-        super().__init__(**hyper_parameters)
-        self.multiple_outputs = self.return_indices
 
     def infer(self, x):
         op = self.op_name

@@ -11,7 +11,7 @@ import math
 from .. import dtypes
 from .avg_pooling import _require_dtype
 from .function import Function
-from .max_pool_gradient import gradient_to_winners
+from .max_pool_gradient import OptionalIndices, gradient_to_winners
 from .pooling3d import as_5d, like
 from .shapes import ShapeError, ShapeRuntimeError, fmt
 
@@ -94,7 +94,7 @@ class AdaptiveAvgPool3d(Function):
         return (like(backend, gx, gy.ndim),)
 
 
-class AdaptiveMaxPool3d(Function):
+class AdaptiveMaxPool3d(OptionalIndices):
     """Maximum over each adaptive window; with ``return_indices``, also each maximum's flat
     position ``(d * H + h) * W + w`` in its input volume (int64, PyTorch's ``indices``).
 
@@ -114,11 +114,6 @@ class AdaptiveMaxPool3d(Function):
     """
 
     op_name, backward_name = "adaptive_max_pool3d", "AdaptiveMaxPool3DBackward0"
-    return_indices = False
-
-    def __init__(self, **hyper_parameters):
-        super().__init__(**hyper_parameters)
-        self.multiple_outputs = self.return_indices
 
     def infer(self, x):
         op = self.op_name

@@ -1,12 +1,24 @@
-"""The input gradient of a max pooling that records each output's winner as a flat position
-in its input plane (2-D) or volume (3-D): shared by the adaptive and fractional max
-poolings, whose windows differ but whose backward is the same."""
+"""What the max poolings share, whatever their windows: indices as an output only when asked
+for (``OptionalIndices``), and the input gradient of a pooling that records each output's
+winner as a flat position in its input plane (2-D) or volume (3-D)."""
 
 from __future__ import annotations
 
 import math
 
 from .. import dtypes
+from .function import Function
+
+
+class OptionalIndices(Function):
+    """A max pooling whose winners' indices are a second output only with
+    ``return_indices`` (its backward keeps the winners either way)."""
+
+    return_indices = False
+
+    def __init__(self, **hyper_parameters):
+        super().__init__(**hyper_parameters)
+        self.multiple_outputs = self.return_indices
 
 
 def gradient_to_winners(backend, gy, indices, input_spec, dims: int, outputs: int):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .conv import pair
-from .function import Function
+from .max_pool_gradient import OptionalIndices
 from .shapes import ShapeError, fmt
 
 
-class MaxPool2d(Function):
+class MaxPool2d(OptionalIndices):
     """Maximum over sliding windows; with ``return_indices``, also each maximum's flat
     index in its input plane (int64, PyTorch's ``indices``).
 
@@ -27,12 +27,6 @@ class MaxPool2d(Function):
 
     op_name, backward_name = "max_pool2d", "MaxPool2DWithIndicesBackward0"
     saved_for_backward = (0,)
-    return_indices = False
-
-    def __init__(self, **hyper_parameters):
-        super().__init__(**hyper_parameters)
-        # Indices are an output only when asked for; backward needs only the winning taps.
-        self.multiple_outputs = self.return_indices
 
     def infer(self, x):
         op = "max_pool2d"

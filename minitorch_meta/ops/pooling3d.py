@@ -12,6 +12,7 @@ from .. import dtypes
 from . import shapes
 from .avg_pooling import _half, _require_dtype, window_divisors
 from .function import Function
+from .max_pool_gradient import OptionalIndices
 from .shapes import ShapeError, fmt
 
 
@@ -100,7 +101,7 @@ def like(backend, a, ndim):
     return backend.reshape(a, tuple(a.shape[1:])) if ndim == 4 else a
 
 
-class MaxPool3d(Function):
+class MaxPool3d(OptionalIndices):
     """Maximum over sliding ``(kD, kH, kW)`` windows; with ``return_indices``, also each
     maximum's flat position ``(d * H + h) * W + w`` in its input volume (int64).
 
@@ -122,11 +123,6 @@ class MaxPool3d(Function):
 
     op_name, backward_name = "max_pool3d", "MaxPool3DWithIndicesBackward0"
     saved_for_backward = (0,)
-    return_indices = False
-
-    def __init__(self, **hyper_parameters):
-        super().__init__(**hyper_parameters)
-        self.multiple_outputs = self.return_indices  # indices only when asked for
 
     def infer(self, x):
         op = self.op_name
