@@ -32,13 +32,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        _register_affine(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
-        self.reset_parameters()
+        _set_up_shape_norm(self, normalized_shape, eps, elementwise_affine, bias, device, dtype)
 
     def reset_parameters(self) -> None:
         """The identity map: weight ones, bias zeros."""
@@ -71,13 +65,7 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape, eps: float | None = None,
                  elementwise_affine: bool = True, device=None, dtype=None) -> None:
         super().__init__()
-        if isinstance(normalized_shape, int):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        _register_affine(self, self.normalized_shape, elementwise_affine, None, device, dtype)
-        self.reset_parameters()
+        _set_up_shape_norm(self, normalized_shape, eps, elementwise_affine, None, device, dtype)
 
     def reset_parameters(self) -> None:
         """The identity map: weight ones."""
@@ -162,6 +150,20 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+def _set_up_shape_norm(module: Module, normalized_shape, eps, elementwise_affine: bool,
+                       bias: bool | None, device, dtype) -> None:
+    """What ``LayerNorm`` and ``RMSNorm`` set up alike: ``normalized_shape`` as a tuple (an
+    int is the last dimension's size), ``eps``, ``elementwise_affine``, and the affine
+    parameters (``bias=None``: none at all), reset to the identity map."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    module.normalized_shape = tuple(normalized_shape)
+    module.eps = eps
+    module.elementwise_affine = elementwise_affine
+    _register_affine(module, module.normalized_shape, elementwise_affine, bias, device, dtype)
+    module.reset_parameters()
 
 
 def _register_affine(module: Module, shape: tuple, affine: bool, bias: bool | None, device,
