@@ -85,10 +85,18 @@ class Tensor(TensorMethods):
         """How many in-place writes this storage has had (PyTorch's ``_version``)."""
         return 0 if self._version_counter is None else self._version_counter.value
 
-    def _store(self, index, value) -> None:
+    def _store(self, index, value, same_value_everywhere: bool = False) -> None:
         """Write ``value`` into ``self[index]``: every in-place write goes through here, so
-        that each one bumps the version counter."""
-        self._backend.setitem(self._data, index, value)
+        that each one bumps the version counter.
+
+        A write into an ``expand`` view, where several elements share one memory
+        location, is refused as PyTorch refuses it, unless ``same_value_everywhere``
+        (``fill_``, ``zero_``: then the shared locations cannot disagree).
+        """
+        backend, data = self._backend, self._data
+        if not same_value_everywhere and backend.has_internal_overlap(data):
+            _refuse_overlapping_write(backend, data, index)
+        backend.setitem(data, index, value)
         self._counter().value += 1
 
     def _accumulator(self):
@@ -471,7 +479,7 @@ class Tensor(TensorMethods):
 
     def fill_(self, value: Number) -> Tensor:
         self._check_inplace("fill_")
-        self._store(Ellipsis, value)
+        self._store(Ellipsis, value, same_value_everywhere=True)
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
@@ -556,6 +564,28 @@ class Tensor(TensorMethods):
                                                 f"{fmt(target)}")
             value = value._data
         self._store(real, value)
+
+
+def _refuse_overlapping_write(backend, data, index) -> None:
+    """Raise PyTorch's error when ``data[index]`` has elements that share memory.
+
+    ``x.expand(3, 4)[:, 0] = 1`` writes three distinct elements and is allowed; ``[0]``
+    would write one location four times, as would any indexing with tensors (PyTorch
+    deprecates those writes into expanded tensors; here they are refused).
+    """
+    if _is_basic_index(index) and not backend.has_internal_overlap(backend.getitem(data, index)):
+        return
+    raise RuntimeError("unsupported operation: more than one element of the written-to "
+                       "tensor refers to a single memory location (it is an expand() view, "
+                       "or a view of one). Please clone() the tensor before performing the "
+                       "operation.")
+
+
+def _is_basic_index(index) -> bool:
+    """Whether ``index`` holds only ints, slices, None and Ellipsis (a view, not a gather)."""
+    items = index if type(index) is tuple else (index,)
+    return all(type(i) is int or type(i) is slice or i is None or i is Ellipsis
+               for i in items)
 
 
 def is_tensor(obj) -> bool:

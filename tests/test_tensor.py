@@ -239,11 +239,11 @@ def test_is_contiguous_matches_torch(name, make, device):
     np.testing.assert_array_equal(made.cpu().numpy(), reference.numpy())
 
 
-def test_expand_is_a_contiguous_copy(device):
-    """``expand`` materialises its result (PyTorch's is a stride-0 view, not contiguous):
-    ``is_contiguous`` reports the storage we have (docs/differences.md)."""
+def test_expand_is_a_stride_0_view_and_contiguous_copies_it(device):
     expanded = mt.ones(1, 3, device=device).expand(4, 3)
-    assert expanded.is_contiguous() and expanded.contiguous() is expanded
+    assert not expanded.is_contiguous() and expanded.stride() == (0, 1)
+    copy = expanded.contiguous()
+    assert copy.is_contiguous() and copy.stride() == (3, 1) and copy.tolist() == [[1.0] * 3] * 4
 
 
 def test_expand_keeps_signed_zeros_and_every_dtype(device):

@@ -88,6 +88,9 @@ layout and indexing
     strides(a)                  a tuple of ints: the step in elements between neighbours
                                 along each dimension of ``a``'s memory (PyTorch's
                                 ``stride()``; meta: a C-ordered array's)
+    has_internal_overlap(a)     whether two elements of ``a`` share one memory location (a
+                                stride 0 along a dimension longer than 1: an ``expand``
+                                view); a Python bool (meta: False, no memory)
     getitem(a, index) / setitem(a, index, value)
     data_ptr(a)                 the address of ``a``'s first element, an int (meta: 0)
     storage_offset(a)           how many elements ``a``'s first element lies after the start
@@ -267,6 +270,7 @@ class Backend:
     def copy(self, a): self._missing("copy")
     def is_contiguous(self, a): self._missing("is_contiguous")
     def strides(self, a): self._missing("strides")
+    def has_internal_overlap(self, a): self._missing("has_internal_overlap")
     def getitem(self, a, index): self._missing("getitem")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")

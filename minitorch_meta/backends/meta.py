@@ -120,6 +120,9 @@ class MetaBackend(Backend):
     def strides(self, a):
         return contiguous_strides(a.shape)  # as is_contiguous: the C-ordered array it stands for
 
+    def has_internal_overlap(self, a):
+        return False  # no memory, so nothing shared (meta's strides are C-ordered ones)
+
     def data_ptr(self, a):
         return 0  # no memory (PyTorch's meta tensors also say 0)
 

@@ -291,6 +291,13 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
                 strides[d] = strides[d + 1] * a.shape[d + 1] if d + 1 < a.ndim else 1
         return tuple(strides)
 
+    def has_internal_overlap(self, a):
+        strides = a.strides
+        if 0 not in strides:  # every write but those into an expanded view: one test
+            return False
+        # NumPy 2 also gives empty arrays strides 0: no elements, nothing shared
+        return a.size > 0 and any(s == 0 and n > 1 for s, n in zip(strides, a.shape))
+
     def getitem(self, a, index):
         return a[index]
 

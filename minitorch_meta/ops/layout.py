@@ -153,10 +153,13 @@ class Squeeze(View):
 
 
 class Expand(View):
-    """A broadcast view to a larger shape (-1 keeps a size).
+    """A broadcast view to a larger shape (-1 keeps a size), as PyTorch's: no copy, the
+    broadcast dimensions step 0 through the input's memory, so ``x.expand(3, 10**9)``
+    costs nothing and writes to ``x`` show through it. Writes into it that would put
+    two values into one element are refused (``Tensor._store``).
 
     Shape:
-        ``(3, 1).expand(3, 4) -> (3, 4)``.
+        ``(3, 1).expand(3, 4) -> (3, 4)``; strides ``(1, 1) -> (1, 0)``.
     """
 
     op_name, backward_name = "expand", "ExpandBackward0"
@@ -186,19 +189,19 @@ class Expand(View):
         return target, x.dtype
 
     def forward(self, backend, x):
-        # A broadcasting write, not ``zeros + x``, which turns -0.0 into 0.0.
-        out = backend.empty(self.out_shape, _dtype(x))
-        backend.setitem(out, Ellipsis, x)
-        return out
+        strides = expanded_strides(x.shape, backend.strides(x), self.out_shape)
+        return backend.as_strided(x, self.out_shape, strides)
 
     def backward(self, backend, gy):
         return (backend.sum_to_shape(gy, tuple(self.input_specs[0][0])),)
 
 
-def _dtype(array):
-    from ..dtypes import from_numpy
-
-    return from_numpy(array.dtype)
+def expanded_strides(shape, strides, out_shape) -> tuple:
+    """The strides (in elements) of ``shape``'s memory seen as ``out_shape``: 0 along new
+    leading dimensions and along size-1 dimensions that grow, the input's own elsewhere."""
+    lead = len(out_shape) - len(shape)
+    return tuple(0 if i < lead or (shape[i - lead] == 1 and size != 1) else strides[i - lead]
+                 for i, size in enumerate(out_shape))
 
 
 class GetItem(Function):

@@ -8,9 +8,9 @@ Each backward undoes the move: flip again, roll back, sum the copies.
 
 from __future__ import annotations
 
+from .. import dtypes
 from . import shapes
 from .function import Function
-from .layout import _dtype
 from .split import as_int
 
 
@@ -106,7 +106,7 @@ def rotate(backend, a, axis: int, shift: int):
     if k == 0:
         return a
     lead = (slice(None),) * axis
-    out = backend.empty(a.shape, _dtype(a))
+    out = backend.empty(a.shape, dtypes.from_numpy(a.dtype))
     backend.setitem(out, lead + (slice(k, None),), backend.getitem(a, lead + (slice(0, n - k),)))
     backend.setitem(out, lead + (slice(0, k),), backend.getitem(a, lead + (slice(n - k, None),)))
     return out
