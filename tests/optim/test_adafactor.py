@@ -19,6 +19,7 @@ OPTIONS = [
     {"weight_decay": 0.1},
     {"maximize": True},
     {"eps": (1e-3, 1e-2)},  # eps1 given: floors the second moment
+    {"eps": (0.3, 1e-3)},  # eps1² = 0.09 above most squared gradients: the floor acts
     {"eps": (None, 0.5)},  # eps2 above the parameters' RMS: it sets the step size
     {"d": 1.5, "beta2_decay": -0.5},
     {"lr": 0.5},  # rho = 1 / sqrt(t) from the first step
