@@ -507,3 +507,21 @@ __all__ = [
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
 ]
+
+# torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)
+from .inplace_variants import FUNCTIONS as _IN_PLACE_FUNCTIONS  # noqa: E402
+
+globals().update(_IN_PLACE_FUNCTIONS)
+__all__ += list(_IN_PLACE_FUNCTIONS)
+from .algorithm_settings import (  # noqa: E402
+    are_deterministic_algorithms_enabled,
+    get_float32_matmul_precision,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    use_deterministic_algorithms,
+)
+from .infinity_predicates import isneginf, isposinf, isreal  # noqa: E402
+
+__all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
+            "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
+            "use_deterministic_algorithms", "isneginf", "isposinf", "isreal"]
