@@ -50,6 +50,10 @@ def test_weight_norm_matches_torch(torch_ref, device, cls_name, args, x_shape, d
     assert ours.weight_g.shape == theirs.weight_g.shape
     assert not isinstance(ours.weight, mt.nn.Parameter)
     assert_close(ours.weight, theirs.weight)
+    with mt.no_grad():  # the hook recomputes the weight from g and v before each call
+        ours.weight_g.mul_(1.5)
+    with torch_ref.no_grad():
+        theirs.weight_g.mul_(1.5)
     _step(torch_ref, device, ours, theirs, x_shape)
 
 
@@ -98,6 +102,16 @@ def test_spectral_norm_matches_torch(torch_ref, device, cls_name, args, x_shape)
         _step(torch_ref, device, ours, theirs, x_shape)
         assert_close(ours.weight_u, theirs.weight_u)
         assert_close(ours.weight_v, theirs.weight_v)
+
+
+def test_spectral_norm_two_calls_before_backward(torch_ref, device):
+    # each call's graph keeps its own copies of u and v: the next call's in-place
+    # update must not change the first call's gradient
+    ours, theirs = _spectral_normed(torch_ref, device, "Linear", (4, 3))
+    x, tx = same_input(torch_ref, device, 2, 4)
+    (ours(x).pow(2).sum() + ours(x).sum()).backward()
+    (theirs(tx).pow(2).sum() + theirs(tx).sum()).backward()
+    assert_close(ours.weight_orig.grad, theirs.weight_orig.grad)
 
 
 def test_spectral_norm_eval_mode_and_removal(torch_ref, device):

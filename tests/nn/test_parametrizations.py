@@ -49,6 +49,10 @@ def test_weight_norm_of_a_vector_and_removal(torch_ref, device):
     ours, theirs = pair(torch_ref, device, mt.nn.Linear, torch_ref.nn.Linear, 3, 2)
     for lib, module in ((mt, ours), (torch_ref, theirs)):
         lib.nn.utils.parametrizations.weight_norm(module, "bias")
+        with lib.no_grad():
+            module.parametrizations.bias.original0.mul_(-2.0)  # g = -2 |v|
+    _grads_match(ours, theirs, *same_input(torch_ref, device, 2, 3))
+    for lib, module in ((mt, ours), (torch_ref, theirs)):
         lib.nn.utils.parametrize.remove_parametrizations(module, "bias")
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert_close(ours.bias, theirs.bias)
@@ -80,6 +84,16 @@ def test_spectral_norm_matches_torch_in_training(torch_ref, device, cls_name, ar
     for name in ("_u", "_v"):  # the buffers were updated in place by the same steps
         assert_close(getattr(ours.parametrizations.weight[0], name),
                      getattr(theirs.parametrizations.weight[0], name))
+
+
+def test_spectral_norm_two_accesses_before_backward(torch_ref, device):
+    # each access's graph keeps its own copies of _u and _v
+    ours, theirs = _spectral_pair(torch_ref, device, "Linear", (4, 3))
+    x, tx = same_input(torch_ref, device, 2, 4)
+    (ours(x).pow(2).sum() + ours(x).sum()).backward()
+    (theirs(tx).pow(2).sum() + theirs(tx).sum()).backward()
+    assert_close(ours.parametrizations.weight.original.grad,
+                 theirs.parametrizations.weight.original.grad)
 
 
 def test_spectral_norm_eval_mode_runs_no_iteration(torch_ref, device):
