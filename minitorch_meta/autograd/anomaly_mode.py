@@ -163,17 +163,30 @@ def checked_backward(node, grad, retain_graph: bool) -> tuple:
 def _check_nan(node, grads) -> None:
     from ..tensor import Tensor
 
-    backend = node.backend
-    if not getattr(backend, "stores_data", False):
-        return  # meta (nothing computed) or the Slots of a multi-output Function
+    backend = _data_backend(node)
+    if backend is None:
+        return  # meta: nothing computed
     for position, grad in enumerate(grads):
         if isinstance(grad, IndexedGradient):
             grad = grad.dense(backend)
         if grad is None or not hasattr(grad, "dtype") or grad.dtype.kind not in "fc":
-            continue
+            continue  # no gradient, or the Slots an output node hands its Function
         if Tensor._make(grad, backend).isnan().any().item():
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its "
                                f"{position}th output.")
+
+
+def _data_backend(node):
+    """The backend of the arrays ``node``'s backward returns, or None on meta."""
+    backend = node.backend
+    if not hasattr(backend, "stores_data"):
+        # A custom Function with several outputs: its own backend merges their gradient
+        # sets (slots.py); its inputs' device says where its results are.
+        from ..backends import registry
+
+        devices = [spec[2] for spec in getattr(node, "_input_specs", ()) if spec is not None]
+        backend = registry.get_backend(devices[0]) if devices else None
+    return backend if backend is not None and backend.stores_data else None
 
 
 __all__ = ["detect_anomaly", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",

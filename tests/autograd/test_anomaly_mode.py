@@ -108,6 +108,25 @@ def test_op_nodes_remember_their_forward(device):
         z.sum().backward()
 
 
+def test_nan_from_a_function_with_two_outputs(device):
+    class TwoOutputs(mt.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return (g1 + g2) * float("nan")
+
+    x = mt.tensor([1.0, 2.0], device=device, requires_grad=True)
+    with pytest.warns(UserWarning, match=ENABLED), mt.autograd.detect_anomaly(), \
+            pytest.warns(UserWarning, match="^Error detected in TwoOutputsBackward"), \
+            pytest.raises(RuntimeError, match="^Function 'TwoOutputsBackward' returned nan "
+                          "values in its 0th output.$"):
+        a, b = TwoOutputs.apply(x)
+        (a + b).sum().backward()
+
+
 def test_check_nan_false_lets_nan_through(device):
     x = mt.tensor([1.0, -2.0], device=device, requires_grad=True)
     y = mt.tensor([1.0, 1.0], device=device, requires_grad=True)
