@@ -32,6 +32,11 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .broadcast_functions import broadcast_shapes, broadcast_tensors
 from .combinatorial_functions import block_diag, cartesian_prod, combinations, meshgrid, vander
 from .compiling import compile
@@ -506,6 +511,7 @@ __all__ = [
     "unravel_index",
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
+    "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_anomaly_enabled",
 ]
 
 # torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)

@@ -191,3 +191,20 @@ def test_bad_calls_raise_clear_errors(call, error, message):
     x = mt.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(error, match=message):
         call(x, (x * x).sum())
+
+
+def test_grad_with_respect_to_a_non_leaf_leaves_its_graph_for_later():
+    # As in PyTorch: the node of a non-leaf input is not run (nor freed) unless it leads
+    # to another input, so a later backward through it still works.
+    import torch
+
+    results = []
+    for fw in (mt, torch):
+        x = fw.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * x
+        (gy,) = fw.autograd.grad((y * 3).sum(), y)
+        y.sum().backward()
+        y = x * x  # a target leading to another target runs: every path counts
+        gx, gy2 = fw.autograd.grad((y * x).sum(), [x, y])
+        results.append([gy.tolist(), x.grad.tolist(), gx.tolist(), gy2.tolist()])
+    assert results[0] == results[1]

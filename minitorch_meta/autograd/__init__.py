@@ -5,11 +5,16 @@
 - ``indexed_gradient.py``: the gradient of ``x[index]``, added into ``x``'s at the index;
 - ``gradients.py``: ``backward`` and ``grad``, the public ways to run that walk;
 - ``function.py``: ``Function``, custom differentiable ops written with tensors;
-- ``variable.py``: ``Variable``, PyTorch's deprecated alias that makes tensors.
+- ``variable.py``: ``Variable``, PyTorch's deprecated alias that makes tensors;
+- ``anomaly_mode.py``: ``detect_anomaly``, forward stacks and NaN checks for backward errors;
+- ``gradcheck.py``: ``gradcheck``, finite differences against the analytical gradients;
+- ``functional.py``: ``autograd.functional.jacobian`` and ``vjp``.
 """
 
 from __future__ import annotations
 
+from . import functional
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import AccumulateGrad
 from .function import Function
 from .grad_mode import (
@@ -20,9 +25,11 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import gradcheck, gradgradcheck  # the functions hide the module, as in PyTorch
 from .gradients import backward, grad
 from .variable import Variable
 
 __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
-           "Function", "Variable"]
+           "Function", "Variable", "detect_anomaly", "set_detect_anomaly", "functional",
+           "gradcheck", "gradgradcheck"]

@@ -13,6 +13,10 @@ cost their own size, not ``x``'s size each.
 
 from __future__ import annotations
 
+import threading
+
+from .anomaly_mode import _state as _anomaly_state
+from .anomaly_mode import checked_backward
 from .grad_mode import no_grad
 from .indexed_gradient import IndexedGradient
 
@@ -54,7 +58,32 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
         tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
 
 
-def run(roots, retain_graph: bool, targets=None) -> dict:
+class _RunState(threading.local):
+    """Per thread: whether the innermost backward running is limited to targets."""
+
+    partial = False
+
+
+_run_state = _RunState()
+
+
+def is_partial_run() -> bool:
+    """Whether the backward running in this thread is an ``autograd.grad`` (or a
+    ``backward(inputs=...)``): the reentrant checkpoint refuses those, as in PyTorch."""
+    return _run_state.partial
+
+
+def run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False) -> dict:
+    """See ``_run``; records, for the nodes' backward, whether the run has targets."""
+    previous = _run_state.partial
+    _run_state.partial = targets is not None
+    try:
+        return _run(roots, retain_graph, targets, stop_at_targets)
+    finally:
+        _run_state.partial = previous
+
+
+def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False) -> dict:
     """Send each root's gradient ``(node, array)`` back through the graph.
 
     Without ``targets`` every leaf reached gets its gradient added to ``.grad``
@@ -62,7 +91,10 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
     ``AccumulateGrad``), only the part of the graph that leads to them runs, no
     ``.grad`` is touched (but by hooks, such as ``retain_grad``'s), and the gradient
     arriving at each target is returned by node (``autograd.grad``; a target no gradient
-    reached is missing from the result).
+    reached is missing from the result). A target's own backward runs only when it leads
+    to another target (a gradient with respect to it counts every path, as in PyTorch), and
+    never with ``stop_at_targets`` (each target's gradient then counts only the paths that
+    do not go through another target: ``utils.checkpoint``'s recomputed graph).
     """
     needed = None if targets is None else _nodes_leading_to([n for n, _ in roots], targets)
     if needed is not None:
@@ -75,6 +107,7 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
     ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
     # Every edge into a node decrements its count once, so a node reaches zero (and is
     # made ready) exactly once: no set of nodes already made ready is needed.
+    anomaly = _anomaly_state.enabled  # read once per backward, not per node
     with no_grad():
         while ready:
             node = ready.pop()
@@ -87,6 +120,8 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
                     captured[node] = grad
                 if isinstance(node, AccumulateGrad):
                     continue
+                if stop_at_targets or not _leads_on(node, needed):
+                    grad = None  # its backward is not run; its inputs still wait on it
             if grad is None:
                 # Every edge into this node carried no gradient (an op returned None for
                 # it): nothing to compute, but its inputs still wait on this edge.
@@ -94,6 +129,8 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
             elif isinstance(node, AccumulateGrad):
                 node.accumulate(grad, grad_owned)
                 continue
+            elif anomaly:
+                input_grads = checked_backward(node, grad, retain_graph)
             else:
                 input_grads = node._backward(grad, retain_graph)
             for next_node, g in zip(node.next_functions, input_grads):
@@ -106,6 +143,11 @@ def run(roots, retain_graph: bool, targets=None) -> dict:
                 if count == 0:
                     ready.append(next_node)
     return captured
+
+
+def _leads_on(node, needed: set) -> bool:
+    """Whether a gradient leaving ``node`` can reach a node in ``needed``."""
+    return any(n is not None and n in needed for n in node.next_functions)
 
 
 def _run_tensor_hooks(node, grad):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..backends.base import broadcast_axes
 from ..ops.shapes import broadcasts_to
 from ..versions import modified_error
+from .anomaly_mode import remember_trace
 from .grad_mode import is_grad_enabled, no_grad
 from .slots import SLOT_MERGER, Slots
 
@@ -279,6 +280,7 @@ def _record(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tuple:
     from ..tensor import Tensor
 
     ctx.next_functions = tuple(_edge(a) for a in args if isinstance(a, Tensor))
+    remember_trace(ctx)
     ctx._input_specs = tuple(
         (tuple(a.shape), a.dtype, a.device, a.requires_grad) if isinstance(a, Tensor)
         else None for a in args)

@@ -221,7 +221,7 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
 
 _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
                           "next_functions", "needs_input_grad", "input_specs", "_freed",
-                          "_hyper", "ranks", "shown_as"})
+                          "_hyper", "ranks", "shown_as", "_anomaly_trace"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;

@@ -1,4 +1,6 @@
-"""Utilities: ``utils.data`` (PyTorch's import path for the data package) and atomic writes.
+"""Utilities: ``utils.data`` (PyTorch's import path for the data package), atomic writes,
+and ``utils.checkpoint`` (recomputing a function in backward instead of keeping its
+intermediate results).
 
 ``minitorch_meta.utils.data`` is the same package as ``minitorch_meta.data``; it is loaded on
 first use so that importing ``utils.atomic`` (used by every file writer) stays light.
@@ -8,8 +10,8 @@ from __future__ import annotations
 
 
 def __getattr__(name):
-    if name == "data":
+    if name in ("data", "checkpoint"):
         import importlib
 
-        return importlib.import_module(".data", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'minitorch_meta.utils' has no attribute {name!r}")
