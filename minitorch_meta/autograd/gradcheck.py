@@ -153,6 +153,12 @@ def _checked_inputs(inputs: tuple) -> list:
                           "floating point or complex. This check will likely fail if all the "
                           "inputs are not of double precision floating point or complex. ",
                           stacklevel=4)
+        if not all(stride > 0 or size <= 1 for stride, size in zip(value.stride(), value.shape)):
+            # an ``expand`` view: nudging one element would move every element sharing it
+            raise RuntimeError(f"The {index}th input has a dimension with stride 0. gradcheck "
+                               "only supports inputs that are non-overlapping to be able to "
+                               "compute the numerical gradients correctly. You should call "
+                               ".contiguous on the input before passing it to gradcheck.")
         if not value._backend.stores_data:
             raise ValueError(f"gradcheck needs the values of its inputs, but input #{index} "
                              f"is on device '{value.device}', which keeps only shapes: "

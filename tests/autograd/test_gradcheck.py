@@ -214,6 +214,17 @@ def test_input_checks_and_float32_warning(device):
     assert mt.autograd.gradcheck(lambda a: a.tanh(), _both(device, VALUES)[0])
 
 
+def test_an_expanded_input_is_refused_as_in_torch(device):
+    theirs_input = torch.ones(3, 1, dtype=torch.float64).expand(3, 4).detach()
+    with pytest.raises(RuntimeError) as theirs:
+        torch.autograd.gradcheck(lambda a: a * 2, (theirs_input.requires_grad_(),))
+    ours_input = mt.ones(3, 1, dtype=mt.float64, device=device).expand(3, 4).detach()
+    with pytest.raises(RuntimeError) as ours:
+        mt.autograd.gradcheck(lambda a: a * 2, (ours_input.requires_grad_(),))
+    assert str(ours.value) == str(theirs.value)
+    assert "has a dimension with stride 0" in str(ours.value)
+
+
 def test_meta_inputs_are_refused():
     x = mt.zeros(2, dtype=mt.float64, device="meta", requires_grad=True)
     with pytest.raises(ValueError, match="keeps only shapes"):
