@@ -507,3 +507,10 @@ __all__ = [
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
 ]
+
+
+# PyTorch's ``out=`` keyword, on the top-level functions that have it (out_argument.py).
+from . import out_argument as _out_argument  # noqa: E402
+
+_out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
+                               _out_argument.EXACT_DTYPE)
