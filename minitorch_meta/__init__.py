@@ -412,7 +412,7 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing", "distributions"):
+                "distributed", "linalg", "__config__", "testing", "distributions", "func"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -508,8 +508,27 @@ __all__ = [
     "conv3d", "conv_transpose3d", "max_pool3d",
 ]
 
+# torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)
+from .inplace_variants import FUNCTIONS as _IN_PLACE_FUNCTIONS  # noqa: E402
 
-# PyTorch's ``out=`` keyword, on the top-level functions that have it (out_argument.py).
+globals().update(_IN_PLACE_FUNCTIONS)
+__all__ += list(_IN_PLACE_FUNCTIONS)
+from .algorithm_settings import (  # noqa: E402
+    are_deterministic_algorithms_enabled,
+    get_float32_matmul_precision,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    use_deterministic_algorithms,
+)
+from .infinity_predicates import isneginf, isposinf, isreal  # noqa: E402
+
+__all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
+            "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
+            "use_deterministic_algorithms", "isneginf", "isposinf", "isreal"]
+
+
+# Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
+# have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,

@@ -18,7 +18,8 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def warn_at_caller(message: str, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the first frame outside
     minitorch_meta (the user's code that called in)."""
-    warnings.warn(message, category, stacklevel=_frames_inside_package() + 1)
+    # stacklevel 1 is this function's frame; the package's frames follow it
+    warnings.warn(message, category, stacklevel=_frames_inside_package() + 2)
 
 
 def _frames_inside_package() -> int:

@@ -415,16 +415,6 @@ class Tensor(TensorMethods):
         tensor views (0 for a tensor that owns its memory, and on meta)."""
         return self._backend.storage_offset(self._data)
 
-    def t_(self) -> Tensor:
-        """Transpose this tensor of at most 2 dimensions in place (its shape and strides
-        change; the memory is the same, as with ``t()``)."""
-        self._check_inplace("t_")
-        from .functions import t
-
-        self._data = t(self)._data
-        self._counter().value += 1  # an in-place op, as PyTorch counts it
-        return self
-
     # -- in-place updates (no autograd) ----------------------------------------------
     def _check_inplace(self, op: str) -> None:
         if (self.requires_grad or self.grad_fn is not None) and is_grad_enabled():

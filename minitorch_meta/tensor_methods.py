@@ -18,7 +18,9 @@ from . import cumulative_functions as CF
 from . import functions as F
 from . import index_functions as IF
 from . import indexing_functions as IX
+from . import infinity_predicates as IP
 from . import inplace_division as ID
+from . import inplace_variants as IV
 from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
@@ -26,6 +28,7 @@ from . import more_math_functions as MM
 from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
+from . import random_fills as RF
 from . import scatter_functions as SC
 from . import search_functions as SE
 from . import shape_functions as SF
@@ -447,3 +450,14 @@ class TensorMethods:
     char, short = PR.char, PR.short
     remainder_, fmod_, floor_divide_ = ID.remainder_, ID.fmod_, ID.floor_divide_
     __imod__, __ifloordiv__ = ID.remainder_, ID.floor_divide_
+    # in-place random fills (random_fills.py)
+    bernoulli_, exponential_, cauchy_, log_normal_, geometric_ = (
+        RF.bernoulli_, RF.exponential_, RF.cauchy_, RF.log_normal_, RF.geometric_)
+    # questions about values (infinity_predicates.py, functions.py)
+    isneginf, isposinf, isreal = IP.isneginf, IP.isposinf, IP.isreal
+    isclose, allclose = F.isclose, F.allclose
+
+
+# the remaining in-place methods, from one table (inplace_variants.py)
+for _name, _method in IV.IN_PLACE.items():
+    setattr(TensorMethods, _name, _method)

@@ -187,8 +187,9 @@ def test_an_out_of_another_shape_is_resized_with_torch_s_warning(device):
         torch.add(torch.ones(2, 2), 1, out=torch.empty(3))
     out = mt.empty(3, device=device)
     with pytest.warns(UserWarning, match=r"was resized since it had shape \[3\], which does "
-                                         r"not match the required output shape \[2, 2\]"):
+                                         r"not match the required output shape \[2, 2\]") as record:
         mt.add(mt.ones(2, 2, device=device), 1, out=out)
+    assert [w.filename for w in record] == [__file__]  # at the user's line, as torch's
     assert out.shape == (2, 2) and out.tolist() == [[2.0, 2.0]] * 2
 
 

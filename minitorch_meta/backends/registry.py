@@ -62,6 +62,12 @@ def get_backend(device):
     return backend
 
 
+def created_backends() -> list:
+    """Every backend created so far, once each (``torch.func.vmap`` swaps their default
+    generators for its ``randomness`` modes)."""
+    return list({id(b): b for b in _INSTANCES.values()}.values())
+
+
 def process_seed() -> int:
     """The seed of every default generator: ``set_seed``'s, else one drawn from the OS on
     first use (then kept, so that ``initial_seed()`` can name it)."""
@@ -77,7 +83,7 @@ def set_seed(seed: int) -> None:
     from ..random import seed_backend
 
     _SEED[:] = [seed]
-    for backend in {id(b): b for b in _INSTANCES.values()}.values():
+    for backend in created_backends():
         seed_backend(backend, seed)
 
 

@@ -7,18 +7,31 @@ distribution per file; ``constraints`` holds the sets parameters and values are 
 against, ``kl`` the pairwise divergences.
 """
 
-from . import constraints, kl
+from . import constraint_registry, constraints, kl, transforms
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
+from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .log_normal import LogNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
+from .weibull import Weibull
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent",
            "Laplace", "Normal", "OneHotCategorical", "Uniform", "constraints", "kl",
-           "kl_divergence", "register_kl"]
+           "kl_divergence", "register_kl",
+           "Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "LogNormal", "Pareto",
+           "TransformedDistribution", "Weibull", "biject_to", "constraint_registry",
+           "transform_to", "transforms"]

@@ -92,6 +92,15 @@ class _IntegerInterval(_Interval):
         return (value.remainder(1) == 0) & super().check(value)
 
 
+class _IntegerGreaterThan(_GreaterThan):
+    """Whole numbers ``>= lower_bound`` (PyTorch names the bound inclusive here)."""
+
+    is_discrete = True
+
+    def check(self, value):
+        return (value.remainder(1) == 0) & (value >= self.lower_bound)
+
+
 class _Simplex(Constraint):
     """Non-negative vectors along the last dim that sum to 1 (within 1e-6, PyTorch's)."""
 
@@ -139,6 +148,8 @@ unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 one_hot = _OneHot()
 real_vector = _IndependentConstraint(real, 1)
+nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
 less_than = _LessThan
@@ -154,4 +165,4 @@ def is_dependent(constraint) -> bool:
 __all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_eq",
            "independent", "integer_interval", "interval", "is_dependent", "less_than",
            "nonnegative", "one_hot", "positive", "real", "real_vector", "simplex",
-           "unit_interval"]
+           "unit_interval", "nonnegative_integer", "positive_integer"]

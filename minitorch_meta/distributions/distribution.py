@@ -18,6 +18,7 @@ from ..autograd import no_grad
 from ..size import Size
 from ..tensor import Tensor
 from . import constraints
+from .utils import lazy_property
 
 
 def _all_true(valid: Tensor) -> bool:
@@ -54,10 +55,13 @@ class Distribution:
     def _check_parameters(self) -> None:
         for name, constraint in self.arg_constraints.items():
             # a parameter derived lazily from another (``probs`` from ``logits``) is not
-            # checked: the one given was
-            if constraints.is_dependent(constraint) or name not in self.__dict__:
+            # checked: the one given was; a plain property (``HalfNormal.scale``, read from
+            # the base distribution) is
+            if constraints.is_dependent(constraint) or (
+                    name not in self.__dict__
+                    and isinstance(getattr(type(self), name, None), lazy_property)):
                 continue
-            value = self.__dict__[name]
+            value = getattr(self, name)
             if not _all_true(constraint.check(value)):
                 raise ValueError(
                     f"Expected parameter {name} ({type(value).__name__} of shape "

@@ -14,12 +14,18 @@ import warnings
 from ..nn.functional import softplus
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .distribution import Distribution
 from .exponential import Exponential
+from .geometric import Geometric
+from .gumbel import EULER_CONSTANT, Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
+from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 from .utils import sum_rightmost
 
@@ -135,3 +141,48 @@ def _kl_independent_independent(p, q):
                                   f"distributions reinterpreting {p.reinterpreted_batch_ndims} "
                                   f"and {q.reinterpreted_batch_ndims} batch dims")
     return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
+
+
+@register_kl(Cauchy, Cauchy)
+def _kl_cauchy_cauchy(p, q):
+    total = ((p.scale + q.scale).pow(2) + (p.loc - q.loc).pow(2)).log()
+    return total - (4 * p.scale * q.scale).log()
+
+
+@register_kl(Geometric, Geometric)
+def _kl_geometric_geometric(p, q):
+    return -p.entropy() - (-q.probs).log1p() / p.probs - q.logits
+
+
+@register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(p, q):
+    scale_ratio = p.scale / q.scale
+    q_loc, p_loc = q.loc / q.scale, p.loc / q.scale
+    t1 = -scale_ratio.log() - q_loc + p_loc
+    t3 = (q_loc + (1 + scale_ratio).lgamma() - p_loc).exp()
+    return t1 + scale_ratio * EULER_CONSTANT + t3 - (1 + EULER_CONSTANT)
+
+
+@register_kl(HalfNormal, HalfNormal)
+def _kl_halfnormal_halfnormal(p, q):
+    return _kl_normal_normal(p.base_dist, q.base_dist)
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    alpha_ratio = q.alpha / p.alpha
+    result = q.alpha * (p.scale / q.scale).log() - alpha_ratio.log() + alpha_ratio - 1
+    # q has no mass below its scale, where p has some
+    return result.masked_fill(p.scale < q.scale, math.inf)
+
+
+@register_kl(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p, q):
+    if p.transforms != q.transforms:
+        raise NotImplementedError("No KL(p || q) is implemented between transformed "
+                                  "distributions of different transforms")
+    if p.event_shape != q.event_shape:
+        raise NotImplementedError(f"No KL(p || q) is implemented between transformed "
+                                  f"distributions of event shapes {p.event_shape} and "
+                                  f"{q.event_shape}")
+    return kl_divergence(p.base_dist, q.base_dist)

@@ -1,7 +1,7 @@
 """Optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
-``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``, and the
-quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``; weight averaging (SWA, EMA) in
-``swa_utils``.
+``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``,
+``Adafactor``, and the quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``; weight
+averaging (SWA, EMA) in ``swa_utils``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
 every device, meta included (where a step only checks shapes); ``LBFGS``, whose
@@ -10,6 +10,7 @@ iterations are decided by values, refuses meta.
 
 from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
@@ -27,4 +28,5 @@ __all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD"
            "lr_scheduler",
            "ASGD", "Adamax", "NAdam", "RAdam", "Rprop",
            "LBFGS",
-           "swa_utils"]
+           "swa_utils",
+           "Adafactor"]

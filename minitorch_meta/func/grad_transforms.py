@@ -1,0 +1,335 @@
+"""First-order gradient transforms of ``torch.func``: ``grad``, ``grad_and_value``, ``vjp``
+and ``jacrev``, built on the reverse-mode engine (``autograd.grad``).
+
+Each transform gives the differentiated arguments fresh leaves (detached copies that
+require grad), runs the function with grad mode on, and asks the engine for the
+gradients of its output with respect to those leaves. Results come back detached.
+
+A gradient that is itself differentiable (``grad(grad(f))``, or ``grad(f)(x)`` where ``x``
+or a tensor ``f`` closes over requires grad, under grad mode) needs higher-order autograd,
+which minitorch_meta does not have (backward formulas run on arrays): those cases raise
+``NotImplementedError`` rather than return a gradient whose own gradient would be wrong.
+Under ``no_grad()`` the results are plain tensors, as in PyTorch, so there they work.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..autograd import enable_grad, is_grad_enabled
+from ..autograd import grad as autograd_grad
+from . import pytree
+
+_HIGHER_ORDER = ("{caller}: {why}, so the gradient would itself have to be differentiable: "
+                 "that is a higher-order gradient (as in grad(grad(f))), which minitorch_meta "
+                 "does not support (backward formulas run on arrays, not on recorded tensors). "
+                 "Pass detached tensors, or call the transform under torch.no_grad() to get "
+                 "the gradient as a plain tensor")
+
+
+def grad(func, argnums=0, has_aux: bool = False):
+    """``func``'s gradient with respect to its argument(s) ``argnums``: a function taking
+    ``func``'s arguments. ``func`` must return a 0-d tensor (with ``has_aux``, a pair
+    ``(output, aux)``; the gradient function then returns ``(gradient, aux)``). An argument
+    may be a tuple/list/dict of tensors: its gradient has the same structure.
+    """
+    transform = grad_and_value(func, argnums, has_aux)
+
+    @functools.wraps(func)
+    def gradient(*args, **kwargs):
+        gradients, value = transform(*args, **kwargs)
+        return (gradients, value[1]) if has_aux else gradients
+
+    return gradient
+
+
+def grad_and_value(func, argnums=0, has_aux: bool = False):
+    """As ``grad``, returning ``(gradient, value)`` (with ``has_aux``,
+    ``(gradient, (value, aux))``)."""
+
+    @functools.wraps(func)
+    def gradient_and_value(*args, **kwargs):
+        caller = "grad_and_value(f)(*args)"
+        outer_grad_mode = is_grad_enabled()
+        positions = _argnums(argnums, len(args))
+        args, leaves = _with_fresh_leaves(args, positions, caller, outer_grad_mode)
+        with enable_grad():
+            output = func(*args, **kwargs)
+        output, aux = _split_aux(output, has_aux, caller)
+        if not _is_tensor(output):
+            raise RuntimeError(f"{caller}: Expected f(*args) to return a Tensor, got "
+                               f"{type(output)}")
+        if output.dim() != 0:
+            raise RuntimeError(f"{caller}: Expected f(*args) to return a scalar Tensor, got "
+                               f"tensor with {output.dim()} dims. Maybe you wanted to use the "
+                               "vjp or jacrev APIs instead?")
+        _refuse_outer_graph([output, *_aux_tensors(aux, has_aux)], leaves, caller,
+                            outer_grad_mode)
+        flat = _gradients([output], [None], [leaf for tree in leaves for leaf in tree[0]])
+        gradients = _structured(flat, leaves, argnums)
+        value = output.detach()
+        return gradients, ((value, _detached(aux)) if has_aux else value)
+
+    return gradient_and_value
+
+
+def vjp(func, *primals, has_aux: bool = False):
+    """``func(*primals)`` and a function that maps cotangents (one per output, in the
+    output's structure) to the vector-Jacobian products, one per primal:
+    ``output, vjp_fn = vjp(f, x); (gx,) = vjp_fn(v)``. With ``has_aux``, ``func`` returns
+    ``(output, aux)`` and ``vjp`` returns ``(output, vjp_fn, aux)``."""
+    caller = "vjp(f, *primals)"
+    outer_grad_mode = is_grad_enabled()
+    primals, leaves = _with_fresh_leaves(primals, tuple(range(len(primals))), caller,
+                                         outer_grad_mode)
+    with enable_grad():
+        output = func(*primals)
+    output, aux = _split_aux(output, has_aux, caller)
+    outputs, output_spec = _output_tensors(output, caller)
+    _refuse_outer_graph(outputs + _aux_tensors(aux, has_aux), leaves, caller, outer_grad_mode)
+    inputs = [leaf for tree in leaves for leaf in tree[0]]
+
+    def vjp_fn(cotangents, retain_graph: bool = True, create_graph=None):
+        if create_graph:
+            raise NotImplementedError(_HIGHER_ORDER.format(
+                caller="vjp_fn(cotangents, create_graph=True)",
+                why="create_graph=True asks for a graph of the vector-Jacobian product"))
+        flat = _cotangents(cotangents, outputs, output_spec)
+        grads = _gradients(outputs, flat, inputs, retain_graph=retain_graph)
+        return _structured(grads, leaves, tuple(range(len(leaves))))
+
+    result = pytree.unflatten([o.detach() for o in outputs], output_spec)
+    return (result, vjp_fn, _detached(aux)) if has_aux else (result, vjp_fn)
+
+
+def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
+    """``func``'s Jacobian with respect to its argument(s) ``argnums``, by reverse mode: one
+    backward pass per output element. For an output of shape ``S`` and an input of shape
+    ``T`` the Jacobian has shape ``S + T``; outputs and inputs may be tuples/lists/dicts
+    of tensors (the Jacobian nests the inputs' structure inside the outputs'). With
+    ``has_aux`` the function returns ``(jacobian, aux)``. ``chunk_size`` is accepted (the
+    passes run one at a time whatever its value).
+    """
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    @functools.wraps(func)
+    def jacobian(*args, **kwargs):
+        positions = _argnums(argnums, len(args))
+        chosen = positions if isinstance(positions, tuple) else (positions,)
+
+        def of_chosen(*primals):
+            full = list(args)
+            for position, primal in zip(chosen, primals):
+                full[position] = primal
+            return func(*full, **kwargs)
+
+        primals = [args[p] for p in chosen]
+        result = vjp(of_chosen, *primals, has_aux=has_aux)
+        output, vjp_fn = result[0], result[1]
+        outputs, output_spec = pytree.flatten(output)
+        rows = [_jacobian_of(o, index, outputs, vjp_fn) for index, o in enumerate(outputs)]
+        per_output = [r if isinstance(positions, tuple) else r[0] for r in rows]
+        jac = pytree.unflatten(per_output, output_spec)
+        return (jac, result[2]) if has_aux else jac
+
+    return jacobian
+
+
+def _jacobian_of(output, index: int, outputs: list, vjp_fn) -> tuple:
+    """The Jacobian of ``outputs[index]``, one tree per primal: ``vjp_fn`` with each
+    one-hot cotangent of that output (zeros for the others), the rows stacked."""
+    from ..factories import eye
+    from ..functions import stack
+
+    n = output.numel()
+    if n == 0:
+        empty = vjp_fn(_cotangent_tree(outputs, index, None))
+        return tuple(pytree.map_leaves(lambda g: _empty_jacobian(output, g), tree)
+                     for tree in empty)
+    basis = eye(n, dtype=output.dtype, device=output.device)
+    rows = []
+    for k in range(n):
+        one_hot = basis[k].reshape(output.shape)
+        rows.append(vjp_fn(_cotangent_tree(outputs, index, one_hot)))
+    per_primal = []
+    for p, tree in enumerate(rows[0]):
+        leaves, spec = pytree.flatten(tree)
+        stacked = [stack([pytree.flatten(r[p])[0][i] for r in rows]).reshape(
+            tuple(output.shape) + tuple(leaf.shape)) for i, leaf in enumerate(leaves)]
+        per_primal.append(pytree.unflatten(stacked, spec))
+    return tuple(per_primal)
+
+
+def _empty_jacobian(output, gradient):
+    from ..factories import zeros
+
+    return zeros(tuple(output.shape) + tuple(gradient.shape), dtype=gradient.dtype,
+                 device=gradient.device)
+
+
+def _cotangent_tree(outputs: list, index: int, one_hot):
+    """Cotangents for every output, zeros but ``one_hot`` at ``index`` (a list, as
+    ``_cotangents`` reads a flat list against the outputs)."""
+    from ..factories import zeros_like
+
+    return _FlatCotangents([one_hot if i == index and one_hot is not None else zeros_like(o)
+                            for i, o in enumerate(outputs)])
+
+
+class _FlatCotangents(list):
+    """Cotangents already flat, in the outputs' order (``jacrev``'s internal calls)."""
+
+
+def _argnums(argnums, count: int):
+    """``argnums`` checked against ``count`` positional arguments, negatives made
+    positive (an int stays an int, a tuple a tuple)."""
+    if isinstance(argnums, int) and not isinstance(argnums, bool):
+        return _argnum(argnums, count)
+    if not isinstance(argnums, tuple):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    if not argnums:
+        raise RuntimeError("argnums must be non-empty")
+    for argnum in argnums:
+        if not isinstance(argnum, int):
+            raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
+    if len(set(argnums)) != len(argnums):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+    return tuple(_argnum(a, count) for a in argnums)
+
+
+def _argnum(argnum: int, count: int) -> int:
+    if not -count <= argnum < count:
+        raise RuntimeError(f"Got argnum={argnum}, but only {count} positional inputs")
+    return argnum % count
+
+
+def _is_tensor(value) -> bool:
+    from ..tensor import Tensor
+
+    return isinstance(value, Tensor)
+
+
+def _with_fresh_leaves(args: tuple, positions, caller: str, outer_grad_mode: bool):
+    """``args`` with the trees at ``positions`` replaced by fresh leaves; returns the new
+    args and, per position, ``(leaves, spec)``."""
+    positions = positions if isinstance(positions, tuple) else (positions,)
+    args, trees = list(args), []
+    for position in positions:
+        leaves, spec = pytree.flatten(args[position])
+        fresh = [_fresh_leaf(leaf, caller, outer_grad_mode) for leaf in leaves]
+        args[position] = pytree.unflatten(fresh, spec)
+        trees.append((fresh, spec))
+    return tuple(args), trees
+
+
+def _fresh_leaf(value, caller: str, outer_grad_mode: bool):
+    if not _is_tensor(value):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(value)}")
+    if outer_grad_mode and value.requires_grad:
+        raise NotImplementedError(_HIGHER_ORDER.format(
+            caller=caller, why="an input requires grad (under grad mode)"))
+    if not value.is_floating_point():
+        raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    return value.detach().requires_grad_()
+
+
+def _split_aux(output, has_aux: bool, caller: str) -> tuple:
+    if not has_aux:
+        return output, None
+    if not isinstance(output, tuple) or len(output) != 2:
+        raise RuntimeError(f"{caller}: output of function f should be a tuple: (output, aux) "
+                           "if has_aux is True")
+    return output
+
+
+def _aux_tensors(aux, has_aux: bool) -> list:
+    """The tensors of ``aux`` (none without ``has_aux``); aux must hold only tensors."""
+    if not has_aux:
+        return []
+    leaves = pytree.flatten(aux)[0]
+    for leaf in leaves:
+        if not _is_tensor(leaf):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
+    return leaves
+
+
+def _output_tensors(output, caller: str) -> tuple:
+    outputs, spec = pytree.flatten(output)
+    for leaf in outputs:
+        if not _is_tensor(leaf):
+            raise RuntimeError(f"{caller}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(leaf)}")
+    return outputs, spec
+
+
+def _refuse_outer_graph(tensors: list, leaves: list, caller: str,
+                        outer_grad_mode: bool) -> None:
+    """Raise if, under grad mode, ``tensors`` were computed from a tensor that requires
+    grad other than the fresh leaves (a tensor the function closes over, such as a
+    module's parameter): PyTorch would make the gradient differentiable with respect to
+    it, which needs higher-order autograd."""
+    if not outer_grad_mode:
+        return
+    own = {id(leaf) for tree in leaves for leaf in tree[0]}
+    stack = [t.grad_fn for t in tensors if t.grad_fn is not None]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if variable is not None and id(variable) not in own:
+            raise NotImplementedError(_HIGHER_ORDER.format(
+                caller=caller, why=f"the result depends on a tensor of shape "
+                f"{tuple(variable.shape)} that requires grad outside the transform"))
+        stack.extend(node.next_functions)
+
+
+def _cotangents(cotangents, outputs: list, spec) -> list:
+    """The cotangents as a flat list checked against the outputs (structure, shapes)."""
+    if isinstance(cotangents, _FlatCotangents):
+        return list(cotangents)
+    flat, given = pytree.flatten(cotangents)
+    if given != spec:
+        raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree "
+                           f"structure of outputs to the function. cotangents: {given}, "
+                           f"primal output: {spec}")
+    for index, (cotangent, output) in enumerate(zip(flat, outputs)):
+        if not _is_tensor(cotangent):
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(cotangent).__name__}")
+        if tuple(cotangent.shape) != tuple(output.shape):
+            raise RuntimeError(f"Mismatch in shape: grad_output[{index}] has a shape of "
+                               f"{cotangent.shape} and output[{index}] has a shape of "
+                               f"{output.shape}.")
+    return flat
+
+
+def _gradients(outputs: list, cotangents: list, inputs: list, retain_graph=True) -> list:
+    """The gradients of ``outputs`` (weighted by ``cotangents``, None meaning 1) with
+    respect to ``inputs``; zeros for an input the outputs do not depend on."""
+    from ..factories import zeros_like
+
+    used = [(o, c if c is None else c.to(o.dtype)) for o, c in zip(outputs, cotangents)
+            if o.requires_grad]
+    if not used or not inputs:
+        return [zeros_like(i).detach() for i in inputs]
+    return list(autograd_grad([o for o, _ in used], inputs,
+                              grad_outputs=[c for _, c in used], retain_graph=retain_graph,
+                              allow_unused=True, materialize_grads=True))
+
+
+def _structured(flat: list, leaves: list, argnums):
+    """The flat gradients in the structure of the differentiated arguments: one tree for
+    an int ``argnums``, a tuple of trees for a tuple."""
+    trees, start = [], 0
+    for fresh, spec in leaves:
+        trees.append(pytree.unflatten(flat[start:start + len(fresh)], spec))
+        start += len(fresh)
+    return tuple(trees) if isinstance(argnums, tuple) else trees[0]
+
+
+def _detached(tree):
+    return pytree.map_leaves(lambda t: t.detach() if _is_tensor(t) else t, tree)
