@@ -531,3 +531,11 @@ from .infinity_predicates import isneginf, isposinf, isreal  # noqa: E402
 __all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precision",
             "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
             "use_deterministic_algorithms", "isneginf", "isposinf", "isreal"]
+
+
+# Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
+# have it (out_argument.py).
+from . import out_argument as _out_argument  # noqa: E402
+
+_out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
+                               _out_argument.EXACT_DTYPE)

@@ -8,6 +8,7 @@ or not positive-definite raises ``LinAlgError`` (a ``RuntimeError``), as PyTorch
 
 from __future__ import annotations
 
+from . import out_argument as _out_argument
 from . import return_types as rt
 from .errors import LinAlgError
 from .matrix_functions import (
@@ -200,6 +201,10 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False):
     """
     return LinalgPinv(atol=atol, rtol=rtol, hermitian=hermitian)(A)
 
+
+# PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
+_out_argument.give_out_keyword(globals(), _out_argument.LINALG_FUNCTIONS_WITH_OUT,
+                               _out_argument.LINALG_EXACT_DTYPE, prefix="linalg.")
 
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv",
            "inv_ex", "lstsq", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",

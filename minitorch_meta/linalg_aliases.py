@@ -5,10 +5,10 @@ conventions (``torch.svd`` returns ``V``, ``torch.cholesky`` is deprecated)."""
 from __future__ import annotations
 
 import math
-import warnings
 
 from . import linalg
 from . import return_types as rt
+from .caller_warnings import warn_at_caller
 from .matrix_functions import chain_matmul, matrix_power
 from .ops.linalg_decompositions import LinalgCholeskyEx
 from .ops.linalg_spectral import LinalgPinv
@@ -51,11 +51,10 @@ def cholesky(input, upper: bool = False):
     Shape:
         ``(*, n, n)`` -> ``(*, n, n)``.
     """
-    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
-                  "removed in a future PyTorch release. L = torch.cholesky(A) should be "
-                  "replaced with L = torch.linalg.cholesky(A) and U = torch.cholesky(A, "
-                  "upper=True) should be replaced with U = torch.linalg.cholesky(A).mH",
-                  UserWarning, stacklevel=2)
+    warn_at_caller("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+                   "removed in a future PyTorch release. L = torch.cholesky(A) should be "
+                   "replaced with L = torch.linalg.cholesky(A) and U = torch.cholesky(A, "
+                   "upper=True) should be replaced with U = torch.linalg.cholesky(A).mH")
     op = LinalgCholeskyEx(upper=upper, check_errors=True, op_name="cholesky",
                           backward_name="CholeskyBackward0")
     return op(input)[0]

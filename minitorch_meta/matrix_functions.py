@@ -10,6 +10,7 @@ import math
 from . import dtypes
 from . import return_types as rt
 from .autograd import no_grad
+from .caller_warnings import warn_at_caller
 from .errors import ShapeRuntimeError
 from .ops import linalg_checks as checks
 from .ops import norms
@@ -214,11 +215,10 @@ def _chain(mats, split, i: int, j: int):
 
 def chain_matmul(*matrices):
     """The product of 2-D ``matrices`` (deprecated in PyTorch for ``linalg.multi_dot``)."""
-    import warnings
 
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+    warn_at_caller("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+                  "more tensors rather than multiple parameters.")
     for k, m in enumerate(matrices):
         if m.dim() != 2:
             raise RuntimeError(f"chain_matmul(): Tensor {k} must be 2D but got {m.dim()}D")

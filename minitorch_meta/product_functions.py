@@ -10,10 +10,10 @@ permute, reshape, one ``mm``, reshape), so their gradients come from those ops.
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Number
 
 from . import functions as F
+from .caller_warnings import warn_at_caller
 from .ops import batched_products as bp
 from .ops import shapes
 from .ops.cross import LinalgCross
@@ -182,10 +182,10 @@ def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim`` (``linalg.cross``). Without ``dim``,
     the first dim of size 3, with PyTorch's deprecation warning."""
     if dim is None:
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
+        warn_at_caller("Using torch.cross without specifying the dim arg is deprecated.\n"
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."
                       "\nThe default value of dim will change to agree with that of "
-                      "linalg.cross in a future release.", UserWarning, stacklevel=2)
+                      "linalg.cross in a future release.")
         sizes = list(shapes.broadcast("cross", input.shape, other.shape)) \
             if input.dim() == other.dim() else list(input.shape)
         if 3 not in sizes:

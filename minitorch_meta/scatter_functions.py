@@ -10,11 +10,11 @@ grad: in-place ops are not differentiated).
 
 from __future__ import annotations
 
-import warnings
 from numbers import Number
 
 from . import functions as F
 from .autograd import is_grad_enabled
+from .caller_warnings import warn_at_caller
 from .ops.index_update import IndexAdd, IndexCopy, IndexFill
 from .ops.masked import fill_value
 from .ops.scatter import Scatter
@@ -145,9 +145,9 @@ def _scatter_reduced(input, dim: int, index, source, number, reduce: str):
 
         source = full(tuple(index.shape), number, dtype=input.dtype, device=input.device)
     else:
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+        warn_at_caller("The reduce argument of torch.scatter with Tensor src is deprecated and "
                       "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning, stacklevel=3)
+                      "instead for more reduction options.")
     return ScatterReduce(op_name="scatter", dim=dim, reduce=kinds[reduce])(input, index, source)
 
 

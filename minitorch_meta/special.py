@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import functions as _F
 from . import math_functions as _M
 from . import more_math_functions as _MM
+from . import out_argument as _out_argument
 from .ops.exponential import Entr as _Entr
 
 expit = _F.sigmoid
@@ -36,6 +37,10 @@ def entr(input):
     """The elementwise entropy ``-x log(x)`` (0 at 0, ``-inf`` below 0)."""
     return _Entr()(input)
 
+
+# PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
+_out_argument.give_out_keyword(globals(), _out_argument.SPECIAL_FUNCTIONS_WITH_OUT,
+                               _out_argument.SPECIAL_EXACT_DTYPE, prefix="special.")
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
            "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",

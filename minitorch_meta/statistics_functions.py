@@ -141,7 +141,7 @@ def _moments(op: str, node: str, root: bool, input, dim, unbiased, keepdim, corr
     from .variance import spread_arguments, variance
 
     dim, correction = spread_arguments(op, dim, unbiased, correction)
-    spread = variance(op, input, dim, keepdim, correction, stacklevel=4)
+    spread = variance(op, input, dim, keepdim, correction)
     if root:
         spread = sqrt(spread)
     # PyTorch computes both in one node; here each output's last node bears its name

@@ -437,8 +437,9 @@ class Tensor(TensorMethods):
         wanted, got = self._dtype, result._dtype
         if got is not wanted and (wanted is dtypes.bool_ or (
                 got.is_floating_point and not wanted.is_floating_point)):
-            raise RuntimeError(f"{op}: result type {result._dtype} can't be cast to the desired "
-                               f"output type {self._dtype}")
+            names = dtypes.SCALAR_TYPE_NAMES  # PyTorch's words: "Float", "Long"
+            raise RuntimeError(f"{op}: result type {names[got]} can't be cast to the desired "
+                               f"output type {names[wanted]}")
         self._store(Ellipsis, result._data)
         return self
 

@@ -10,7 +10,8 @@ bears PyTorch's name (``VarBackward0``).
 from __future__ import annotations
 
 import math
-import warnings
+
+from .caller_warnings import warn_at_caller
 
 
 def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
@@ -62,10 +63,10 @@ def spread_arguments(op: str, dim, unbiased, correction) -> tuple:
     return dim, correction
 
 
-def variance(op: str, input, dim, keepdim: bool, correction, *, stacklevel: int = 3):
+def variance(op: str, input, dim, keepdim: bool, correction):
     """``sum((x - mean)**2) / max(N - correction, 0)`` over ``dim`` (None: every element),
     ``N`` the number of elements reduced into each output. Warns as PyTorch does (naming
-    ``op``) when ``N - correction <= 0``, ``stacklevel`` frames up (the user's call)."""
+    ``op``) when ``N - correction <= 0``, at the user's line."""
     from .functions import div, mean, mul, sub, sum
 
     if not input.dtype.is_floating_point:
@@ -74,7 +75,7 @@ def variance(op: str, input, dim, keepdim: bool, correction, *, stacklevel: int 
                            f"{input.dtype}; convert the input with .float()")
     centred = sub(input, mean(input, dim, keepdim=True))
     reduced = input.numel() if dim is None else _reduced_count(input, dim)
-    _warn_without_freedom(op, input, reduced, correction, stacklevel)
+    _warn_without_freedom(op, input, reduced, correction)
     return div(sum(mul(centred, centred), dim, keepdim), max(reduced - correction, 0))
 
 
@@ -84,11 +85,10 @@ def _reduced_count(input, dim) -> int:
     return math.prod(input.shape[d] for d in dims)
 
 
-def _warn_without_freedom(op: str, input, reduced: int, correction, stacklevel: int) -> None:
+def _warn_without_freedom(op: str, input, reduced: int, correction) -> None:
     # PyTorch counts the elements per output as input numel / output numel, which is 0
     # for an empty input: an empty input warns whatever its reduced dims.
     per_output = reduced if input.numel() else 0
     if per_output - correction <= 0:
-        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly "
-                      "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=stacklevel + 1)
+        warn_at_caller(f"{op}(): degrees of freedom is <= 0. Correction should be strictly "
+                       "less than the reduction factor (input numel divided by output numel).")

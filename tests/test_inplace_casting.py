@@ -44,10 +44,8 @@ ERRORS = {
     "add_int_float_alpha": "For integral input tensors, argument alpha must not be a floating "
                            "point number",
     "add_int_bool_alpha": "Boolean alpha only supported for Boolean results",
-    "add__float_other": "result type torch.float32 can't be cast to the desired output type "
-                        "torch.int64",
-    "bool_add__int": "result type torch.int64 can't be cast to the desired output type "
-                     "torch.bool",
+    "add__float_other": "result type Float can't be cast to the desired output type Long",
+    "bool_add__int": "result type Long can't be cast to the desired output type Bool",
 }
 for _label in CALLS:  # the message each label's family shares
     if _label not in ERRORS:
@@ -55,7 +53,7 @@ for _label in CALLS:  # the message each label's family shares
                    "add_int_bool_alpha" if "bool_alpha" in _label else
                    "bool_add__int" if _label.startswith("bool_") else "add__float_other")
         ERRORS[_label] = ERRORS[_family]
-ERRORS["mul__float"] = ERRORS["add__float_other"].replace("int64", "int32")
+ERRORS["mul__float"] = ERRORS["add__float_other"].replace("Long", "Int")
 
 
 def _maker(T, device=None):

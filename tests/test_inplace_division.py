@@ -90,8 +90,8 @@ def test_a_result_of_a_higher_kind_is_refused(op, label, make_self, make_other):
         getattr(make_self(torch), op)(make_other(torch))
     ours = make_self(mt)
     before = ours.tolist()
-    with pytest.raises(RuntimeError, match=r"result type torch\.\w+ can't be cast to the "
-                                           r"desired output type torch\.(int|bool)"):
+    with pytest.raises(RuntimeError, match=r"result type \w+ can't be cast to the "
+                                           r"desired output type (Int|Long|Bool|Short|Char|Byte)"):
         getattr(ours, op)(make_other(mt))
     assert ours.tolist() == before  # nothing written
 

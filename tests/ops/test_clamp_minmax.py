@@ -4,6 +4,8 @@ the in-place forms and every error message."""
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -267,14 +269,14 @@ def test_saved_input_modified_by_clamp_in_place_is_caught():
 
 def test_in_place_result_that_does_not_fit_is_refused():
     x = mt.tensor([1, 5, 9], dtype=mt.int32)
-    with pytest.raises(RuntimeError, match=r"^clamp_: result type torch.float32 can't be cast "
-                                           r"to the desired output type torch.int32$"):
+    with pytest.raises(RuntimeError, match=r"^clamp_: result type Float can't be cast "
+                                           r"to the desired output type Int$"):
         x.clamp_(2.5, 7)
-    with pytest.raises(RuntimeError, match=r"^clamp_min_: result type torch.float32 can't be "
-                                           r"cast to the desired output type torch.int32$"):
+    with pytest.raises(RuntimeError, match=r"^clamp_min_: result type Float can't be "
+                                           r"cast to the desired output type Int$"):
         x.clamp_min_(2.5)
-    with pytest.raises(RuntimeError, match=r"^clamp_: result type torch.int64 can't be cast "
-                                           r"to the desired output type torch.bool$"):
+    with pytest.raises(RuntimeError, match=r"^clamp_: result type Long can't be cast "
+                                           r"to the desired output type Bool$"):
         mt.tensor([True, False]).clamp_(0, 1)
     np.testing.assert_array_equal(x.numpy(), [1, 5, 9])
     assert x._version == 0
@@ -366,7 +368,7 @@ def test_clamp_overflow_matches_torch_refusal():
 
 
 def test_names_are_exported():
-    assert mt.clip is mt.clamp
+    assert inspect.unwrap(mt.clip) is inspect.unwrap(mt.clamp)  # out= wrappers aside
     for name in ("clamp", "clip", "clamp_min", "clamp_max", "maximum", "minimum"):
         assert name in mt.__all__
         assert callable(getattr(mt.Tensor, name))
