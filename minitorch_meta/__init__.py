@@ -24,6 +24,16 @@ from .alias_functions import (
     subtract,
     true_divide,
 )
+from .amp.autocast_mode import autocast
+from .autocasting import (
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -412,7 +422,8 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing", "distributions"):
+                "distributed", "linalg", "__config__", "testing", "distributions",
+                "amp", "cpu"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -506,4 +517,7 @@ __all__ = [
     "unravel_index",
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
+    "autocast", "clear_autocast_cache", "get_autocast_dtype", "is_autocast_cache_enabled",
+    "is_autocast_enabled", "set_autocast_cache_enabled", "set_autocast_dtype",
+    "set_autocast_enabled",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..autocasting import autocast_op
 from ..ops.affine_grid import AffineGridGenerator
 from ..ops.grid_sample import MODES, PADDING_MODES, GridSampler2D
 from ..ops.shapes import int_tuple_argument
@@ -42,6 +43,7 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     return grid
 
 
+@autocast_op("grid_sample")
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """``input`` sampled at the points of ``grid`` (``(x, y)`` in [-1, 1], -1 the left or
