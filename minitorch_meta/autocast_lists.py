@@ -85,6 +85,4 @@ POLICIES = {
     "cpu": _policy(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE, pad=_pad_rule),
     "cuda": _policy(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE,
                     binary_cross_entropy="banned"),
-    None: {},  # an op without tensor arguments
-    "meta": {},
 }

@@ -113,9 +113,14 @@ def autocast_decrement_nesting() -> int:
 
 # -- the casting mechanism --------------------------------------------------------------
 
+#: the op names given to ``autocast_op`` (the tests check them against the lists)
+DECORATED: set = set()
+
+
 def autocast_op(name: str):
     """Decorate the public function of the op ``name`` so that it follows autocast's
     policy for it on every device (``autocast_lists.POLICIES``)."""
+    DECORATED.add(name)
 
     def decorate(function):
         @functools.wraps(function)

@@ -190,7 +190,7 @@ class GradScaler:
                     raise AssertionError(reason)
                 if new_scale.requires_grad is True:
                     raise AssertionError(reason)
-                scale.copy_(new_scale.reshape(()))
+                scale.copy_(new_scale)
         else:
             found_infs = [found_inf.to(scale.device)
                           for state in self._per_optimizer_states.values()
