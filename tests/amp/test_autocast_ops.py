@@ -226,10 +226,14 @@ def test_meta_tensors_are_not_cast_by_cpu_autocast():
 
 
 def test_explicit_dtype_makes_a_float32_op_ineligible():
-    x = mt.ones(3, dtype=mt.float16)
+    x = mt.ones(3, dtype=mt.float16, requires_grad=True)
     with mt.autocast("cpu", dtype=mt.float16):
-        assert mt.prod(x, dtype=mt.float16).dtype is mt.float16
-        assert mt.prod(x).dtype is mt.float32
+        kept = mt.prod(x, dtype=mt.float16)
+        cast = mt.prod(x)
+    assert kept.dtype is mt.float16 and cast.dtype is mt.float32
+    # the input itself went in: no cast node between it and the op
+    assert kept.grad_fn.next_functions[0].name().endswith("AccumulateGrad")
+    assert cast.grad_fn.next_functions[0].name() == "ToCopyBackward0"
 
 
 def test_the_cast_is_recorded_so_gradients_return_in_the_input_dtype():
@@ -244,12 +248,13 @@ def test_the_cast_is_recorded_so_gradients_return_in_the_input_dtype():
 
 
 def test_a_listed_op_runs_its_inner_ops_without_autocast():
-    # bilinear is listed nowhere on the CPU: its einsum (lower) casts; cross_entropy is
-    # float32 as one op: its log_softmax is not cast again (it is float32 on CPU anyway)
-    x = mt.ones(2, 3)
-    with mt.autocast("cpu", dtype=mt.float16):
-        assert mt.nn.functional.bilinear(x, x, mt.ones(4, 3, 3)).dtype is mt.float16
-        assert not mt.is_autocast_enabled("cpu") or mt.autocasting._state.active
+    # linalg.lstsq is float32 as one op; the matmul it is made of here (lower precision)
+    # must not cast again inside it, or the result would be float16
+    def call(T, F, mk):
+        return T.linalg.lstsq(_eye(T, mk), mk(3, 2)).solution
+
+    assert _check("linalg.lstsq", call, F16) == "torch.float32"
+    assert not mt.autocasting._state.active  # and the state is back after the call
 
 
 # -- CUDA: PyTorch's documented CUDA lists, on the device fixture -------------------------
@@ -272,6 +277,9 @@ CUDA_EXPECTED = [  # (call, input dtype, output dtype under CUDA float16 autocas
     ("dot", lambda T, F, mk: T.dot(mk(3), mk(3).float()), F16, "float32"),
     ("dot half", lambda T, F, mk: T.dot(mk(3), mk(3)), F16, "float16"),
     ("cat", lambda T, F, mk: T.cat([mk(3), mk(3).float()]), F16, "float32"),
+    # promoted as one op: its einsum (lower precision on CUDA) does not cast again
+    ("bilinear", lambda T, F, mk: F.bilinear(mk(2, 3), mk(2, 3).float(), mk(4, 3, 3).float()),
+     F16, "float32"),
 ]
 
 
