@@ -3,7 +3,13 @@
 ``"lower"``: the autocast dtype (float16) — the products and convolutions;
 ``"fp32"``: float32 — reductions, losses, norms and the ops whose range float16 lacks;
 ``"promote"``: the widest dtype among them — ops that would refuse mixed dtypes;
-``"banned"``: refused under autocast (binary cross-entropy on CUDA).
+``"banned"``: refused under autocast (binary cross-entropy on CUDA);
+``"input"``: the other floating inputs take the first one's dtype (on the CPU, PyTorch's
+``layer_norm``, ``group_norm`` and ``rms_norm`` take a float16 input with float32 weights
+and answer in float16; ours want one dtype, so under autocast the weights are cast);
+``"unchanged"``: no cast, but the op runs as one, its parts not autocast (the recurrent
+layers and cells, one op here: their input projection stays in the weights' dtype, which
+the recurrence requires).
 A rule may also be a function of the call's arguments that returns one of these or None
 (``pad``: only its reflect and replicate modes are listed).
 
@@ -62,6 +68,8 @@ _CUDA_PROMOTE = (
     "grid_sample", "index_put", "tensordot", "scatter_add", "cat", "stack", "index_copy",
 )
 
+_UNCHANGED = ("recurrent_layer",)
+
 
 def _pad_rule(args, kwargs):
     """CPU: PyTorch lists reflection padding of 1-D and 2-D and replication padding."""
@@ -73,7 +81,8 @@ def _pad_rule(args, kwargs):
 
 
 def _policy(lower, fp32, promote, **special) -> dict:
-    policy = dict.fromkeys(lower, "lower")
+    policy = dict.fromkeys(_UNCHANGED, "unchanged")
+    policy.update(dict.fromkeys(lower, "lower"))
     policy.update(dict.fromkeys(fp32, "fp32"))
     policy.update(dict.fromkeys(promote, "promote"))
     policy.update(special)
@@ -82,7 +91,8 @@ def _policy(lower, fp32, promote, **special) -> dict:
 
 #: device type -> {op name: rule}
 POLICIES = {
-    "cpu": _policy(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE, pad=_pad_rule),
+    "cpu": _policy(_CPU_LOWER, _CPU_FP32, _CPU_PROMOTE, pad=_pad_rule,
+                   **dict.fromkeys(("layer_norm", "group_norm", "rms_norm"), "input")),
     "cuda": _policy(_CUDA_LOWER, _CUDA_FP32, _CUDA_PROMOTE,
                     binary_cross_entropy="banned"),
 }

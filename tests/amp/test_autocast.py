@@ -152,8 +152,8 @@ def test_deprecated_spellings_warn_as_torch(T):
 
 
 def test_from_import_of_the_deprecated_modules():
-    from minitorch_meta.cuda.amp import GradScaler, autocast  # noqa: F401
     from minitorch_meta.cpu.amp import autocast as cpu_autocast
+    from minitorch_meta.cuda.amp import GradScaler, autocast  # noqa: F401
 
     assert issubclass(cpu_autocast, mt.autocast) and issubclass(autocast, mt.autocast)
     assert issubclass(GradScaler, mt.amp.GradScaler)
