@@ -113,6 +113,10 @@ def autocast_decrement_nesting() -> int:
 
 # -- the casting mechanism --------------------------------------------------------------
 
+#: Frames between a decorated function and its caller: a warning raised in it names its
+#: caller with ``stacklevel=2 + WRAPPER_FRAMES``.
+WRAPPER_FRAMES = 1
+
 #: the op names given to ``autocast_op`` (the tests check them against the lists)
 DECORATED: set = set()
 
@@ -125,8 +129,16 @@ def autocast_op(name: str):
     def decorate(function):
         @functools.wraps(function)
         def op(*args, **kwargs):
+            # ``function`` is called from this frame on both paths, so that a warning's
+            # ``stacklevel`` inside it counts one frame more, always (see ``WRAPPER_FRAMES``)
             if _state.active:
-                return _run_autocast(name, function, args, kwargs)
+                cast = _autocast_arguments(name, args, kwargs)
+                if cast is not None:
+                    _state.active = False  # the op runs as one: its parts are not cast again
+                    try:
+                        return function(*cast[0], **cast[1])
+                    finally:
+                        _state.active = any(_state.enabled.values())
             return function(*args, **kwargs)
 
         return op
@@ -134,24 +146,22 @@ def autocast_op(name: str):
     return decorate
 
 
-def _run_autocast(name: str, function, args, kwargs):
+def _autocast_arguments(name: str, args, kwargs):
+    """None when autocast leaves the call alone here (no list names the op on its device);
+    else ``(args, kwargs)`` to run it with."""
     from .autocast_lists import POLICIES
 
     device_type = _first_device_type(args, kwargs)
     rule = POLICIES[device_type].get(name) if _state.enabled.get(device_type) else None
     if rule is None:  # not autocast here: its inner ops may still be
-        return function(*args, **kwargs)
+        return None
     kind = rule(args, kwargs) if callable(rule) else rule
     if kind is not None:
         target = _target_dtype(kind, device_type, args, kwargs)
         if target is not None:
             args = _cast(args, device_type, target)
             kwargs = _cast(kwargs, device_type, target)
-    _state.active = False  # the op runs as one: what it is made of is not cast again
-    try:
-        return function(*args, **kwargs)
-    finally:
-        _state.active = any(_state.enabled.values())
+    return args, kwargs
 
 
 def _target_dtype(kind: str, device_type: str, args, kwargs):

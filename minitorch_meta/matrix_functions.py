@@ -9,7 +9,7 @@ import math
 
 from . import dtypes
 from . import return_types as rt
-from .autocasting import autocast_op
+from .autocasting import WRAPPER_FRAMES, autocast_op
 from .autograd import no_grad
 from .errors import ShapeRuntimeError
 from .ops import linalg_checks as checks
@@ -222,7 +222,8 @@ def chain_matmul(*matrices):
 
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-                  "more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+                  "more tensors rather than multiple parameters.", UserWarning,
+                  stacklevel=2 + WRAPPER_FRAMES)
     for k, m in enumerate(matrices):
         if m.dim() != 2:
             raise RuntimeError(f"chain_matmul(): Tensor {k} must be 2D but got {m.dim()}D")

@@ -14,7 +14,7 @@ import warnings
 from numbers import Number
 
 from . import functions as F
-from .autocasting import autocast_op
+from .autocasting import WRAPPER_FRAMES, autocast_op
 from .ops import batched_products as bp
 from .ops import shapes
 from .ops.cross import LinalgCross
@@ -194,7 +194,8 @@ def cross(input, other, dim=None):
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\n"
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."
                       "\nThe default value of dim will change to agree with that of "
-                      "linalg.cross in a future release.", UserWarning, stacklevel=2)
+                      "linalg.cross in a future release.", UserWarning,
+                      stacklevel=2 + WRAPPER_FRAMES)
         sizes = list(shapes.broadcast("cross", input.shape, other.shape)) \
             if input.dim() == other.dim() else list(input.shape)
         if 3 not in sizes:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import warnings
 
 
-def legacy_reduction(size_average, reduce, reduction: str) -> str:
-    """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into ``reduction``."""
+def legacy_reduction(size_average, reduce, reduction: str, stacklevel: int = 3) -> str:
+    """PyTorch's deprecated ``size_average``/``reduce`` flags, turned into ``reduction``;
+    the warning names the line ``stacklevel`` frames up (3: the caller's caller)."""
     if size_average is None and reduce is None:
         return reduction
     size_average = True if size_average is None else size_average
@@ -19,7 +20,7 @@ def legacy_reduction(size_average, reduce, reduction: str) -> str:
     reduction = "none" if not reduce else "mean" if size_average else "sum"
     # PyTorch warns with the same words, so a filter written for its warning applies here
     warnings.warn("size_average and reduce args will be deprecated, please use "
-                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=stacklevel)
     return reduction
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 
 from .. import functions
-from ..autocasting import autocast_op
+from ..autocasting import WRAPPER_FRAMES, autocast_op
 from ..errors import MetaDataError
 from ..factories import rand
 from ..ops import activations, avg_pooling, elementwise, layout, linalg, pooling
@@ -232,15 +232,17 @@ def softmax(input: Tensor, dim: int | None = None) -> Tensor:
     return functions.softmax(input, _softmax_dim("softmax", input, dim))
 
 
-def _softmax_dim(name: str, input: Tensor, dim: int | None) -> int:
+def _softmax_dim(name: str, input: Tensor, dim: int | None,
+                 stacklevel: int = 3 + WRAPPER_FRAMES) -> int:
     """``dim``, or PyTorch's legacy implicit choice (with its deprecation warning) when None.
 
     The legacy rule guesses that 0-, 1- and 3-D inputs are unbatched: dim 0, else dim 1.
     """
     if dim is None:
-        # stacklevel 3: the warning points at the caller of softmax/log_softmax.
+        # stacklevel 3 (and autocast's wrapper): the caller of softmax/log_softmax.
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
-                      "call to include dim=X as an argument.", UserWarning, stacklevel=3)
+                      "call to include dim=X as an argument.", UserWarning,
+                      stacklevel=stacklevel)
         return 0 if input.dim() in (0, 1, 3) else 1
     return dim
 

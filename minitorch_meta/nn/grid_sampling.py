@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..autocasting import autocast_op
+from ..autocasting import WRAPPER_FRAMES, autocast_op
 from ..ops.affine_grid import AffineGridGenerator
 from ..ops.grid_sample import MODES, PADDING_MODES, GridSampler2D
 from ..ops.shapes import int_tuple_argument
@@ -65,15 +65,15 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     if padding_mode not in PADDING_MODES:
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
-    align_corners = _align_corners(align_corners, "grid_sampler", 5)
+    align_corners = _align_corners(align_corners, "grid_sampler", 5, 3 + WRAPPER_FRAMES)
     return GridSampler2D.apply(input, grid, mode=mode, padding_mode=padding_mode,
                                align_corners=align_corners)
 
 
-def _align_corners(value, op: str, position: int) -> bool:
+def _align_corners(value, op: str, position: int, stacklevel: int = 3) -> bool:
     """``align_corners`` as a bool: None warns (PyTorch's default changed) and is False."""
     if value is None:
-        warnings.warn(_DEFAULT_CHANGED, stacklevel=3)
+        warnings.warn(_DEFAULT_CHANGED, stacklevel=stacklevel)
         return False
     if not isinstance(value, bool):
         raise TypeError(f"{op}(): argument 'align_corners' (position {position}) must be "

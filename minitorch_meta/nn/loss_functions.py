@@ -15,7 +15,7 @@ from __future__ import annotations
 import warnings
 
 from .. import functions
-from ..autocasting import autocast_op
+from ..autocasting import WRAPPER_FRAMES, autocast_op
 from ..factories import zeros
 from ..ops import binary_loss, loss
 from ..ops.shapes import ShapeError, fmt
@@ -30,6 +30,10 @@ KL_DIV_MEAN_WARNING = (
     "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
     "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
 
+#: ``stacklevel`` of a warning raised one call below these functions, naming their caller's
+#: line: one frame more for the autocast wrapper around each (``autocasting.py``)
+_CALLER = 3 + WRAPPER_FRAMES
+
 
 @autocast_op("mse_loss")
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
@@ -40,7 +44,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
         input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
     """
     refuse_weight("mse_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     return loss.MseLoss(reduction=reduction)(input, target)
 
 
@@ -53,7 +57,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
         input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
     """
     refuse_weight("l1_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     return loss.L1Loss(reduction=reduction)(input, target)
 
 
@@ -69,7 +73,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     Raises:
         ValueError: a negative ``beta``.
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     if beta == 0.0:
         return loss.L1Loss(reduction=reduction)(input, target)
     return loss.SmoothL1Loss(reduction=reduction, beta=beta)(input, target)
@@ -118,7 +122,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         RuntimeError: an element of ``input`` or ``target`` outside ``[0, 1]``, or a
             ``weight`` that requires grad; ``ShapeError`` for a target of another shape.
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     return binary_loss.BinaryCrossEntropy(reduction=reduction)(input, target, weight)
 
 
@@ -138,7 +142,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         RuntimeError: a ``weight`` or ``pos_weight`` that requires grad; ``ShapeError`` for
             a target of another shape.
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     return binary_loss.BinaryCrossEntropyWithLogits(reduction=reduction)(input, target, weight,
                                                                          pos_weight)
 
@@ -156,11 +160,11 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
         input and target broadcastable -> ``()`` (the broadcast shape for ``'none'``).
     """
     if size_average is not None or reduce is not None:
-        op_reduction = legacy_reduction(size_average, reduce, reduction)
+        op_reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     else:
         loss._check_reduction("kl_div", reduction, KL_DIV_REDUCTIONS)
         if reduction == "mean":
-            warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=_CALLER - 1)
         op_reduction = "sum" if reduction == "batchmean" else reduction
     reduced = loss.KlDiv(reduction=op_reduction, log_target=log_target)(input, target)
     # As in PyTorch, also after the legacy flags decided the reduction.
@@ -179,7 +183,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         input ``(N, C)`` log-probabilities, target ``(N,)`` -> ``()`` (or ``(N,)``).
     """
     refuse_weight("nll_loss", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
 
 
@@ -204,7 +208,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             with probability targets.
     """
     refuse_weight("cross_entropy", weight)
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction, _CALLER)
     loss._check_reduction("cross_entropy", reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0, got "

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 
 from .. import functions
-from ..autocasting import autocast_op
+from ..autocasting import WRAPPER_FRAMES, autocast_op
 from ..autograd import no_grad
 from ..factories import ones_like, zeros_like
 from ..ops import loss, margin_loss
@@ -36,9 +36,11 @@ def _reduced(values: Tensor, reduction: str) -> Tensor:
     return values.sum() if reduction == "sum" else values
 
 
-def _reduction(op: str, size_average, reduce, reduction: str) -> str:
-    """``reduction`` after PyTorch's deprecated flags, checked."""
-    reduction = legacy_reduction(size_average, reduce, reduction)
+def _reduction(op: str, size_average, reduce, reduction: str,
+               stacklevel: int = 4 + WRAPPER_FRAMES) -> str:
+    """``reduction`` after PyTorch's deprecated flags, checked; a warning names the line
+    ``stacklevel`` frames up (by default the caller of a function in autocast's wrapper)."""
+    reduction = legacy_reduction(size_average, reduce, reduction, stacklevel)
     loss._check_reduction(op, reduction)
     return reduction
 
@@ -96,7 +98,8 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
         ``input``, and ``target`` broadcastable to it -> ``()`` (the input's shape for
         ``'none'``).
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction,
+                                 3 + WRAPPER_FRAMES)
     return margin_loss.SoftMarginLoss(reduction=reduction)(input, target)
 
 
@@ -205,7 +208,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     """
     from .activation_functions import logsigmoid
 
-    reduction = _reduction("multilabel_soft_margin_loss", size_average, reduce, reduction)
+    reduction = _reduction("multilabel_soft_margin_loss", size_average, reduce, reduction, 4)
     values = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         values = values * weight
@@ -228,7 +231,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     Raises:
         ValueError: ``p`` other than 1 or 2, a weight that is not one-dimensional.
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction,
+                                 3 + WRAPPER_FRAMES)
     if p != 1 and p != 2:
         raise ValueError(f"multi_margin_loss: only p == 1 and p == 2 supported, got p={p}")
     if weight is not None and weight.dim() != 1:
@@ -248,7 +252,8 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
         ``(N, C)`` (or ``(C,)``) and an int64 target of that shape -> ``()`` (``(N,)`` for
         ``'none'``).
     """
-    reduction = legacy_reduction(size_average, reduce, reduction)
+    reduction = legacy_reduction(size_average, reduce, reduction,
+                                 3 + WRAPPER_FRAMES)
     return margin_loss.MultilabelMarginLoss(reduction=reduction)(input, target)
 
 

@@ -177,3 +177,30 @@ def test_set_functions_as_torch():
         mt.set_autocast_enabled("cpu", False)
         mt.set_autocast_dtype("cpu", None)
     assert not mt.autocasting._state.active
+
+
+WARNING_CALLS = {
+    "softmax": lambda F, x, t: F.softmax(x),
+    "softmin": lambda F, x, t: F.softmin(x),
+    "mse_loss legacy flags": lambda F, x, t: F.mse_loss(x, t, size_average=True),
+    "margin_ranking_loss legacy flags":
+        lambda F, x, t: F.margin_ranking_loss(x[0], t[0], t[0], size_average=False),
+    "multilabel_soft_margin_loss legacy flags":
+        lambda F, x, t: F.multilabel_soft_margin_loss(x, t, size_average=False),
+    "kl_div mean": lambda F, x, t: F.kl_div(x, t),
+    "grid_sample align_corners": lambda F, x, t: F.grid_sample(x.view(1, 1, 2, 3),
+                                                               t.view(1, 1, 3, 2)),
+    "chain_matmul": lambda F, x, t: mt.chain_matmul(x, t.t()),
+}
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+@pytest.mark.parametrize("name", list(WARNING_CALLS))
+def test_warnings_of_wrapped_functions_name_the_callers_line(name, enabled):
+    """The autocast wrapper is one frame more between a listed function and its caller:
+    their warnings still point at the caller, with autocast on or off."""
+    x, t = mt.rand(2, 3), mt.rand(2, 3)
+    with pytest.warns(UserWarning) as record:
+        with mt.autocast("cpu", dtype=mt.float16, enabled=enabled):
+            WARNING_CALLS[name](mt.nn.functional, x, t)
+    assert [w.filename for w in record] == [__file__]
