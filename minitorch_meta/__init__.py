@@ -24,6 +24,16 @@ from .alias_functions import (
     subtract,
     true_divide,
 )
+from .amp.autocast_mode import autocast
+from .autocasting import (
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -417,7 +427,8 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing", "distributions", "func"):
+                "distributed", "linalg", "__config__", "testing", "distributions", "func",
+                "amp", "cpu"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -512,6 +523,9 @@ __all__ = [
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
     "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_anomaly_enabled",
+    "autocast", "clear_autocast_cache", "get_autocast_dtype", "is_autocast_cache_enabled",
+    "is_autocast_enabled", "set_autocast_cache_enabled", "set_autocast_dtype",
+    "set_autocast_enabled",
 ]
 
 # torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)

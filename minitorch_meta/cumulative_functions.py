@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import dtypes
 from . import return_types as R
+from .autocasting import autocast_op
 from .ops.cumprod import Cumprod
 from .ops.cumulative_extrema import Cummax, Cummin
 from .ops.logcumsumexp import Logcumsumexp
@@ -16,6 +17,7 @@ from .ops.shapes import fmt, normalize_dim
 from .ops.split import as_int
 
 
+@autocast_op("cumprod")
 def cumprod(input, dim: int, *, dtype=None):
     """The running product of ``input`` along ``dim``; integer and bool inputs multiply in
     int64 unless ``dtype`` (converted to first) says otherwise. The gradient is exact at

@@ -9,6 +9,7 @@ from __future__ import annotations
 from numbers import Number
 
 from . import dtypes
+from .autocasting import autocast_op
 from .ops import (
     activations,
     division,
@@ -170,6 +171,7 @@ def div(input, other, *, rounding_mode: str | None = None):
     return call_binary("div", division.rounding_class(rounding_mode), input, other)
 
 
+@autocast_op("pow")
 def pow(input, exponent):  # noqa: A001 - PyTorch's name
     return call_binary("pow", ew.Pow, input, exponent)
 
@@ -206,10 +208,12 @@ def abs(input):  # noqa: A001 - PyTorch's name
     return ew.Abs()(input)
 
 
+@autocast_op("exp")
 def exp(input):
     return ew.Exp()(input)
 
 
+@autocast_op("log")
 def log(input):
     return ew.Log()(input)
 
@@ -269,6 +273,7 @@ def clamp_max(input, max):  # noqa: A002 - PyTorch's name
     return ew.ClampMax(max)(input)
 
 
+@autocast_op("sum")
 def sum(input, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001 - PyTorch's
     """The sum over ``dim`` (None: every dim), in ``dtype`` when given."""
     if dtype is None:
@@ -310,6 +315,7 @@ def amin(input, dim=(), keepdim: bool = False):
     return reduction.Amin(dim=dim, keepdim=keepdim)(input)
 
 
+@autocast_op("norm")
 def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """The vector ``p``-norm of ``input``'s elements over ``dim`` (None: all of them).
 
@@ -381,6 +387,7 @@ def sigmoid(input):
     return ew.Sigmoid()(input)
 
 
+@autocast_op("cat")
 def cat(tensors, dim: int = 0):
     """Join ``tensors`` along the existing dimension ``dim``."""
     return layout.Cat(dim=dim)(*tensors)
@@ -389,6 +396,7 @@ def cat(tensors, dim: int = 0):
 concat = cat
 
 
+@autocast_op("stack")
 def stack(tensors, dim: int = 0):
     """Join ``tensors`` (all of one shape) along a new dimension ``dim``."""
     tensors = list(tensors)
@@ -442,26 +450,31 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     return TopkResult(*sorting.Topk(k=k, dim=dim, largest=largest, sorted=sorted)(input))
 
 
+@autocast_op("mm")
 def mm(input, mat2):
     """Matrix product ``(n, k) @ (k, m) -> (n, m)``."""
     return linalg.Mm()(input, mat2)
 
 
+@autocast_op("mv")
 def mv(input, vec):
     """Matrix-vector product ``(n, k) @ (k,) -> (n,)``."""
     return linalg.Mv()(input, vec)
 
 
+@autocast_op("dot")
 def dot(input, tensor):
     """Inner product of two 1-D tensors of one length: ``(n,) . (n,) -> ()``."""
     return linalg.Dot()(input, tensor)
 
 
+@autocast_op("matmul")
 def matmul(input, other):
     """``input @ other`` for 1-D, 2-D and batched operands."""
     return linalg.Matmul()(input, other)
 
 
+@autocast_op("addmm")
 def addmm(input, mat1, mat2, *, beta: Number = 1, alpha: Number = 1):
     """``beta * input + alpha * (mat1 @ mat2)``: the row-vector ``x @ W.T + b`` of Linear."""
     return linalg.Addmm(beta=beta, alpha=alpha)(input, mat1, mat2)
@@ -542,11 +555,13 @@ def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
     return bool(isclose(input, other, rtol, atol).all().item())
 
 
+@autocast_op("softmax")
 def softmax(input, dim: int):
     """``exp(x) / sum(exp(x))`` along ``dim`` (computed as ``exp(log_softmax)``)."""
     return _composed(exp(log_softmax(input, dim)), "SoftmaxBackward0")
 
 
+@autocast_op("log_softmax")
 def log_softmax(input, dim: int):
     """``log(softmax(x))`` along ``dim``, computed stably."""
     from .ops.loss import LogSoftmax
@@ -598,6 +613,7 @@ def diag(input, diagonal: int = 0):
     return diagonal_ops.Diag(diagonal=diagonal)(input)
 
 
+@autocast_op("trace")
 def trace(input):
     """The sum of the main diagonal of a 2-D ``input`` (0-d; integers sum to int64)."""
     return diagonal_ops.Trace()(input)
@@ -629,6 +645,7 @@ def _index_tensor(op: str, index):
     return index
 
 
+@autocast_op("cumsum")
 def cumsum(input, dim: int, *, dtype=None):
     """The running sum of ``input`` along ``dim``; integer and bool inputs sum in int64
     unless ``dtype`` (converted to first) says otherwise."""
@@ -637,6 +654,7 @@ def cumsum(input, dim: int, *, dtype=None):
     return Cumsum(dim=splitting.as_int("cumsum", "dim", dim), dtype=dtype)(input)
 
 
+@autocast_op("prod")
 def prod(input, dim: int | None = None, keepdim: bool = False, *, dtype=None):
     """The product of all elements of ``input`` (``dim=None``) or along ``dim``; integer and
     bool inputs multiply in int64 unless ``dtype`` says otherwise. The gradient is right at
@@ -648,6 +666,7 @@ def prod(input, dim: int | None = None, keepdim: bool = False, *, dtype=None):
     return Prod(dim=dim, keepdim=keepdim, dtype=dtype)(input)
 
 
+@autocast_op("logsumexp")
 def logsumexp(input, dim, keepdim: bool = False):
     """``log(sum(exp(input)))`` over ``dim`` (an int or a tuple of ints), computed without
     overflow; integer inputs give float32."""
@@ -659,6 +678,7 @@ def logsumexp(input, dim, keepdim: bool = False):
     return Logsumexp(dim=dim, keepdim=keepdim)(input)
 
 
+@autocast_op("einsum")
 def einsum(*args):
     """Einstein summation: ``einsum("ij,jk->ik", a, b)``, ``einsum("ij,jk", [a, b])`` or the
     sublist form ``einsum(a, [0, 1], b, [1, 2])``, with PyTorch's equations (``...``
@@ -699,6 +719,7 @@ def selu(input):
     return Elu(SELU_ALPHA, SELU_SCALE)(input)
 
 
+@autocast_op("prelu")
 def prelu(input, weight):
     """``input`` where positive, else ``weight * input``, one slope per channel (dim 1)."""
     from .ops.prelu import Prelu, check_weight_is_tensor
@@ -707,6 +728,7 @@ def prelu(input, weight):
     return Prelu()(input, weight)
 
 
+@autocast_op("cosine_similarity")
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """``<x1, x2> / (max(|x1|, eps) * max(|x2|, eps))`` along ``dim``, after broadcasting."""
     from .ops.cosine_similarity import CosineSimilarity
@@ -714,6 +736,7 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     return CosineSimilarity(dim=dim, eps=eps)(x1, x2)
 
 
+@autocast_op("cdist")
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of ``x1`` ``(*B, P, M)`` and each row of ``x2``
     ``(*B, R, M)``: ``(*B, P, R)``. ``compute_mode`` is checked and otherwise ignored: the
@@ -778,6 +801,7 @@ def rrelu(input, lower: float = 1.0 / 8.0, upper: float = 1.0 / 3.0, training: b
     return randomized(input, lower, upper, training)
 
 
+@autocast_op("pdist")
 def pdist(input, p: float = 2):
     """The p-norm distance between every pair of rows ``i < j`` of ``input`` ``(N, M)``, in
     the order ``(0, 1), (0, 2), ..., (1, 2), ...``: ``(N * (N - 1) / 2,)``

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from . import dtypes
 from . import functions as F
+from .autocasting import autocast_op
 from .ops import shapes
 from .ops.index_put import IndexPut
 from .ops.masked_select import MaskedScatter, MaskedSelect
@@ -86,6 +87,7 @@ def put(input, index, source, accumulate: bool = False):
     return Put(accumulate=bool(accumulate))(input, index, source)
 
 
+@autocast_op("index_put")
 def index_put(input, indices, values, accumulate: bool = False):
     """``input`` with ``values`` written at ``input[indices]`` (or, with ``accumulate``,
     added: repeated positions add up); ``indices`` is a tuple of int64/int32 tensors and

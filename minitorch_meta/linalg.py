@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import out_argument as _out_argument
 from . import return_types as rt
+from .autocasting import autocast_op
 from .errors import LinAlgError
 from .matrix_functions import (
     lstsq,
@@ -30,6 +31,7 @@ from .ops.matrix_arrays import split_result
 from .ops.qr import LinalgQr
 
 
+@autocast_op("linalg_vector_norm")
 def vector_norm(x, ord: float = 2, dim=None, keepdim: bool = False, *, dtype=None):
     """``(sum |x|^ord) ^ (1/ord)`` over ``dim`` (None or empty: every element).
 
@@ -45,6 +47,7 @@ def vector_norm(x, ord: float = 2, dim=None, keepdim: bool = False, *, dtype=Non
     return norms.LinalgVectorNorm(ord=order, dim=dim, keepdim=keepdim)(x)
 
 
+@autocast_op("linalg_cross")
 def cross(input, other, *, dim: int = -1):
     """The cross product of 3-vectors along ``dim``; the other dims broadcast.
 
@@ -55,6 +58,7 @@ def cross(input, other, *, dim: int = -1):
     return LinalgCross(dim=dim)(input, other)
 
 
+@autocast_op("linalg_inv_ex")
 def inv_ex(A, *, check_errors: bool = False):
     """``(inverse, info)``: each matrix's inverse and 0, or for a singular one the position
     of the LU's first zero pivot (its inverse is then NaN); ``check_errors`` raises instead.
@@ -65,6 +69,7 @@ def inv_ex(A, *, check_errors: bool = False):
     return rt.LinalgInvExResult(*LinalgInvEx(check_errors=check_errors)(A))
 
 
+@autocast_op("linalg_inv")
 def inv(A):
     """The inverse of each square matrix; ``LinAlgError`` if one is singular.
 
@@ -93,6 +98,7 @@ def slogdet(A):
     return rt.LinalgSlogdetResult(*split_result(op(A), op.parts, op.backward_name))
 
 
+@autocast_op("linalg_solve")
 def solve(A, B, *, left: bool = True):
     """``X`` with ``A X = B`` (``X A = B`` when not ``left``). ``B`` is a batch of vectors
     when 1-D or of ``A``'s shape without its last dim, else of matrices; batch dims
@@ -117,6 +123,7 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     return LinalgSolveTriangular(upper=upper, left=left, unitriangular=unitriangular)(A, B)
 
 
+@autocast_op("linalg_cholesky_ex")
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):
     """``(L, info)``: the Cholesky factor and 0, or for a matrix that is not positive-definite
     the order of its first leading minor that is not; ``check_errors`` raises instead.
@@ -128,6 +135,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):
                                                        check_errors=check_errors)(A))
 
 
+@autocast_op("linalg_cholesky")
 def cholesky(A, *, upper: bool = False):
     """``L`` lower triangular with ``A = L Lᵀ`` (``U = Lᵀ`` with ``upper``), read from the
     lower triangle of ``A``; ``LinAlgError`` if ``A`` is not positive-definite.
@@ -138,6 +146,7 @@ def cholesky(A, *, upper: bool = False):
     return LinalgCholeskyEx(upper=upper, check_errors=True, op_name="linalg.cholesky")(A)[0]
 
 
+@autocast_op("linalg_qr")
 def qr(A, mode: str = "reduced"):
     """``(Q, R)`` with ``A = Q R``: ``mode`` ``'reduced'``, ``'complete'`` or ``'r'`` (``Q``
     empty).
@@ -150,6 +159,7 @@ def qr(A, mode: str = "reduced"):
     return rt.LinalgQrResult(*split_result(op(A), op.parts, op.backward_name))
 
 
+@autocast_op("linalg_eigh")
 def eigh(A, UPLO: str = "L"):  # noqa: N803 - PyTorch's name
     """``(eigenvalues, eigenvectors)`` of each symmetric matrix, read from its lower
     (``UPLO='L'``) or upper triangle; the values ascending.
@@ -161,6 +171,7 @@ def eigh(A, UPLO: str = "L"):  # noqa: N803 - PyTorch's name
     return rt.LinalgEighResult(*split_result(op(A), op.parts, op.backward_name))
 
 
+@autocast_op("linalg_eigvalsh")
 def eigvalsh(A, UPLO: str = "L"):  # noqa: N803 - PyTorch's name
     """The eigenvalues (ascending) of each symmetric matrix (see ``eigh``).
 
@@ -170,6 +181,7 @@ def eigvalsh(A, UPLO: str = "L"):  # noqa: N803 - PyTorch's name
     return LinalgEigh(UPLO=UPLO, values_only=True)(A)
 
 
+@autocast_op("linalg_svd")
 def svd(A, full_matrices: bool = True, *, driver=None):
     """``(U, S, Vh)`` with ``A = U diag(S) Vh``, ``S`` descending. ``driver`` is CUDA-only in
     PyTorch and ignored here.
@@ -182,6 +194,7 @@ def svd(A, full_matrices: bool = True, *, driver=None):
     return rt.LinalgSvdResult(*split_result(op(A), op.parts, op.backward_name))
 
 
+@autocast_op("linalg_svdvals")
 def svdvals(A, *, driver=None):
     """The singular values of each matrix, descending.
 

@@ -8,12 +8,14 @@ import math
 
 from . import linalg
 from . import return_types as rt
+from .autocasting import autocast_op
 from .caller_warnings import warn_at_caller
 from .matrix_functions import chain_matmul, matrix_power
 from .ops.linalg_decompositions import LinalgCholeskyEx
 from .ops.linalg_spectral import LinalgPinv
 
 
+@autocast_op("inverse")
 def inverse(input):
     """``linalg.inv``: the inverse of each square matrix."""
     return linalg.inv(input)
@@ -40,6 +42,7 @@ def logdet(input):
     return logabsdet.where(sign >= 0, math.nan)
 
 
+@autocast_op("pinverse")
 def pinverse(input, rcond: float = 1e-15):
     """``linalg.pinv`` with ``rtol=rcond``."""
     return LinalgPinv(rtol=rcond)(input)

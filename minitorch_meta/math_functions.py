@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from numbers import Number
 
+from .autocasting import autocast_op
 from .functions import _find_tensor_type
 from .functions import call_binary as _call
 from .functions import pow as _pow
@@ -36,29 +37,35 @@ def cos(input):
     return unary_math.Cos()(input)
 
 
+@autocast_op("log1p")
 def log1p(input):
     """``log(1 + x)``, accurate for small ``x``."""
     return unary_math.Log1p()(input)
 
 
+@autocast_op("expm1")
 def expm1(input):
     """``exp(x) - 1``, accurate for small ``x``."""
     return unary_math.Expm1()(input)
 
 
+@autocast_op("log2")
 def log2(input):
     return unary_math.Log2()(input)
 
 
+@autocast_op("log10")
 def log10(input):
     return unary_math.Log10()(input)
 
 
+@autocast_op("rsqrt")
 def rsqrt(input):
     """``1 / sqrt(x)``."""
     return unary_math.Rsqrt()(input)
 
 
+@autocast_op("reciprocal")
 def reciprocal(input):
     """``1 / x`` (floating-point, also for integer input)."""
     return unary_math.Reciprocal()(input)
@@ -176,11 +183,13 @@ def lerp(input, end, weight):
     return ternary.Lerp(weight)(input, end)
 
 
+@autocast_op("addcmul")
 def addcmul(input, tensor1, tensor2, *, value: Number = 1):
     """``input + value * tensor1 * tensor2``."""
     return ternary.Addcmul(value)(input, tensor1, tensor2)
 
 
+@autocast_op("addcdiv")
 def addcdiv(input, tensor1, tensor2, *, value: Number = 1):
     """``input + value * tensor1 / tensor2``."""
     return ternary.Addcdiv(value)(input, tensor1, tensor2)

@@ -9,6 +9,7 @@ import math
 
 from . import dtypes
 from . import return_types as rt
+from .autocasting import autocast_op
 from .autograd import no_grad
 from .caller_warnings import warn_at_caller
 from .errors import ShapeRuntimeError
@@ -32,6 +33,7 @@ def _composed(output, backward_name: str):
     return output
 
 
+@autocast_op("linalg_matrix_norm")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None):
     """The matrix norm of each matrix over the two dims ``dim``: ``'fro'``, ``'nuc'`` (sum
     of singular values), ``2``/``-2`` (largest/smallest singular value), ``1``/``-1``
@@ -145,6 +147,7 @@ def matrix_power(A, n: int):
     return result
 
 
+@autocast_op("linalg_multi_dot")
 def multi_dot(tensors):
     """The product of the matrices ``tensors``, multiplied in the cheapest order; the first
     may be a row vector and the last a column vector (1-D).
@@ -213,6 +216,7 @@ def _chain(mats, split, i: int, j: int):
     return _chain(mats, split, i, k).mm(_chain(mats, split, k + 1, j))
 
 
+@autocast_op("chain_matmul")
 def chain_matmul(*matrices):
     """The product of 2-D ``matrices`` (deprecated in PyTorch for ``linalg.multi_dot``)."""
 
@@ -227,6 +231,7 @@ def chain_matmul(*matrices):
     return multi_dot(matrices)
 
 
+@autocast_op("linalg_vecdot")
 def vecdot(x, y, *, dim: int = -1):
     """The dot product of ``x`` and ``y`` along ``dim``, after broadcasting.
 
@@ -240,6 +245,7 @@ def vecdot(x, y, *, dim: int = -1):
     return (x * y).sum(dim)
 
 
+@autocast_op("linalg_lstsq")
 def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares solution ``X`` of ``A X = B`` (minimum norm when ``A`` is rank
     deficient), computed as ``pinv(A) @ B``; ``rank`` as ``matrix_rank``, and

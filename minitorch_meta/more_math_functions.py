@@ -10,6 +10,7 @@ same names are these functions. The NumPy-style names (``arcsin``, ``arctan2``, 
 
 from __future__ import annotations
 
+from .autocasting import autocast_op
 from .functions import call_binary as _call
 from .functions import pow as _pow
 from .math_functions import _is_tensor, _tensors
@@ -37,18 +38,20 @@ def _tensor_pair(op_class, name: str, doc: str):
 
 
 # -- circular and hyperbolic functions ------------------------------------------------------
-tan = _unary(trigonometric.Tan, "tan")
-asin = _unary(trigonometric.Asin, "asin", "The inverse sine (NaN outside [-1, 1]).")
-acos = _unary(trigonometric.Acos, "acos", "The inverse cosine (NaN outside [-1, 1]).")
+tan = autocast_op("tan")(_unary(trigonometric.Tan, "tan"))
+asin = autocast_op("asin")(_unary(trigonometric.Asin, "asin",
+                                  "The inverse sine (NaN outside [-1, 1])."))
+acos = autocast_op("acos")(_unary(trigonometric.Acos, "acos",
+                                  "The inverse cosine (NaN outside [-1, 1])."))
 atan = _unary(trigonometric.Atan, "atan")
-sinh = _unary(trigonometric.Sinh, "sinh")
-cosh = _unary(trigonometric.Cosh, "cosh")
+sinh = autocast_op("sinh")(_unary(trigonometric.Sinh, "sinh"))
+cosh = autocast_op("cosh")(_unary(trigonometric.Cosh, "cosh"))
 asinh = _unary(trigonometric.Asinh, "asinh")
 acosh = _unary(trigonometric.Acosh, "acosh", "The inverse hyperbolic cosine (NaN below 1).")
 atanh = _unary(trigonometric.Atanh, "atanh", "The inverse hyperbolic tangent (NaN outside "
                                              "[-1, 1], ±inf at ±1).")
-atan2 = _tensor_pair(trigonometric.Atan2, "atan2",
-                     "The angle of the point ``(other, input)``, in [-pi, pi].")
+atan2 = autocast_op("atan2")(_tensor_pair(
+    trigonometric.Atan2, "atan2", "The angle of the point ``(other, input)``, in [-pi, pi]."))
 hypot = _tensor_pair(trigonometric.Hypot, "hypot", "``sqrt(input² + other²)`` (floating-point "
                                                    "tensors).")
 deg2rad = _unary(trigonometric.Deg2Rad, "deg2rad", "Degrees to radians.")
@@ -124,7 +127,8 @@ def _as_double(value):
 
 # -- special functions ----------------------------------------------------------------------
 erfc = _unary(special_math.Erfc, "erfc", "``1 - erf(x)``, accurate in the tails.")
-erfinv = _unary(special_math.Erfinv, "erfinv", "The inverse of ``erf`` on [-1, 1].")
+erfinv = autocast_op("erfinv")(_unary(special_math.Erfinv, "erfinv",
+                                      "The inverse of ``erf`` on [-1, 1]."))
 lgamma = _unary(special_math.Lgamma, "lgamma", "``log |Gamma(x)|``.")
 digamma = _unary(special_math.Digamma, "digamma", "``psi(x)``, the derivative of ``lgamma``.")
 

@@ -13,33 +13,39 @@ import math
 from numbers import Number
 
 from . import functions as F
+from .autocasting import autocast_op
 from .caller_warnings import warn_at_caller
 from .ops import batched_products as bp
 from .ops import shapes
 from .ops.cross import LinalgCross
 
 
+@autocast_op("bmm")
 def bmm(input, mat2):
     """Batched matrix product ``(B, n, k) @ (B, k, m) -> (B, n, m)``; the batch sizes must
     be equal (no broadcasting: use ``matmul`` for that)."""
     return bp.Bmm()(input, mat2)
 
 
+@autocast_op("baddbmm")
 def baddbmm(input, batch1, batch2, *, beta: Number = 1, alpha: Number = 1):
     """``beta * input + alpha * bmm(batch1, batch2)``; ``input`` broadcasts to the product."""
     return bp.Baddbmm(beta=beta, alpha=alpha)(input, batch1, batch2)
 
 
+@autocast_op("addbmm")
 def addbmm(input, batch1, batch2, *, beta: Number = 1, alpha: Number = 1):
     """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``, a ``(n, m)`` matrix."""
     return bp.Addbmm(beta=beta, alpha=alpha)(input, batch1, batch2)
 
 
+@autocast_op("addmv")
 def addmv(input, mat, vec, *, beta: Number = 1, alpha: Number = 1):
     """``beta * input + alpha * (mat @ vec)``."""
     return bp.Addmv(beta=beta, alpha=alpha)(input, mat, vec)
 
 
+@autocast_op("addr")
 def addr(input, vec1, vec2, *, beta: Number = 1, alpha: Number = 1):
     """``beta * input + alpha * outer(vec1, vec2)``."""
     return bp.Addr(beta=beta, alpha=alpha)(input, vec1, vec2)
@@ -80,6 +86,7 @@ def outer(input, vec2):
 ger = outer
 
 
+@autocast_op("vdot")
 def vdot(input, other):
     """The inner product of two real vectors (``dot``, named ``VdotBackward0``)."""
     return bp.Vdot()(input, other)
@@ -98,6 +105,7 @@ def inner(input, other):
     return tensordot(input, other, ([-1], [-1]))
 
 
+@autocast_op("tensordot")
 def tensordot(a, b, dims=2):
     """``a`` and ``b`` contracted over ``dims``: an int ``d`` (``a``'s last ``d`` dims with
     ``b``'s first ``d``) or a pair of lists ``([dims of a], [dims of b])``.
@@ -178,6 +186,7 @@ def kron(input, other):
     return F._composed(out, "UnsafeViewBackward0")
 
 
+@autocast_op("cross")
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim`` (``linalg.cross``). Without ``dim``,
     the first dim of size 3, with PyTorch's deprecation warning."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from numbers import Number
 
 from . import functions as F
+from .autocasting import autocast_op
 from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
 from .ops.index_update import IndexAdd, IndexCopy, IndexFill
@@ -38,6 +39,7 @@ def scatter(input, dim: int, index, src=None, *, value=None, reduce: str | None 
     return Scatter(dim=dim)(input, index, source)
 
 
+@autocast_op("scatter_add")
 def scatter_add(input, dim: int, index, src):
     """``input`` with ``src``'s elements added at ``index``'s positions along ``dim``
     (positions listed twice get both): ``out[i][index[i][j]] += src[i][j]`` for dim 1."""
@@ -56,6 +58,7 @@ def index_add(input, dim: int, index, source, *, alpha: Number = 1):
     return IndexAdd(dim=dim, alpha=alpha)(input, index, source)
 
 
+@autocast_op("index_copy")
 def index_copy(input, dim: int, index, source):
     """``input`` with its slices along ``dim`` at the positions of ``index`` (an int64
     vector) replaced by ``source``'s slices, in order."""

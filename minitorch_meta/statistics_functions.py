@@ -8,6 +8,7 @@ from __future__ import annotations
 from numbers import Number
 
 from . import return_types as R
+from .autocasting import autocast_op
 from .ops import order_statistics as OS
 from .ops.quantile import Quantile
 from .ops.split import as_int
@@ -57,6 +58,7 @@ def mode(input, dim: int = -1, keepdim: bool = False):
     return R.ModeResult(*OS.Mode(dim=dim, keepdim=keepdim)(input))
 
 
+@autocast_op("quantile")
 def quantile(input, q, dim: int | None = None, keepdim: bool = False, *,
              interpolation: str = "linear"):
     """The ``q``-quantiles (``q``: a number, or a 0-d/1-D tensor of ``input``'s dtype, in
@@ -66,6 +68,7 @@ def quantile(input, q, dim: int | None = None, keepdim: bool = False, *,
     return _quantile("quantile", False, input, q, dim, keepdim, interpolation)
 
 
+@autocast_op("nanquantile")
 def nanquantile(input, q, dim: int | None = None, keepdim: bool = False, *,
                 interpolation: str = "linear"):
     """``quantile`` of the non-NaN elements (NaN where there are none)."""

@@ -34,6 +34,7 @@ from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import unique_functions as UF
+from .autocasting import autocast_op
 from .autograd import is_grad_enabled
 from .ops import division, layout, logical
 from .ops import elementwise as ew
@@ -66,6 +67,7 @@ class TensorMethods:
     def __truediv__(self, other):
         return F._binary(ew.Div, self, other)
 
+    @autocast_op("__pow__")
     def __pow__(self, other):
         return F._binary(ew.Pow, self, other)
 
@@ -82,9 +84,11 @@ class TensorMethods:
     def __rmul__(self, other):
         return F._binary(ew.Mul, other, self)
 
+    @autocast_op("__rtruediv__")
     def __rtruediv__(self, other):
         return F._binary(ew.Div, other, self)
 
+    @autocast_op("__rpow__")
     def __rpow__(self, other):
         return F._binary(ew.Pow, other, self)
 

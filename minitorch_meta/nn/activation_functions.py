@@ -11,10 +11,12 @@ a new tensor, as ``relu`` and ``leaky_relu`` do (docs/differences.md).
 from __future__ import annotations
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..ops import activations, hard_activations
 from ..tensor import Tensor
 
 
+@autocast_op("softplus")
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``; ``x`` itself where ``beta * x > threshold``.
 
@@ -112,6 +114,7 @@ def softsign(input: Tensor) -> Tensor:
     return functions.div(input, functions.abs(input) + 1)
 
 
+@autocast_op("prelu")
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``x`` where positive, else ``weight * x``, ``weight`` having one slope per channel
     (dimension 1) or one for all.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from .. import dtypes
+from ..autocasting import autocast_op
 from ..factories import ones, zeros
 from ..ops.shapes import ShapeError, broadcast, fmt
 from ..tensor import Tensor
@@ -20,6 +21,7 @@ from . import functional as F
 OP = "scaled_dot_product_attention"
 
 
+@autocast_op("scaled_dot_product_attention")
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  attn_mask: Tensor | None = None, dropout_p: float = 0.0,
                                  is_causal: bool = False, scale: float | None = None,

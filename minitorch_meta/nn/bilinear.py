@@ -11,12 +11,14 @@ from __future__ import annotations
 import math
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..tensor import Tensor
 from . import init
 from .module import Module
 from .parameter import add_weight_and_bias
 
 
+@autocast_op("bilinear")
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
              bias: Tensor | None = None) -> Tensor:
     """``input1 @ weight[o] @ input2 + bias[o]`` for every output feature ``o``.

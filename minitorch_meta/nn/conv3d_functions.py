@@ -4,11 +4,13 @@ as a batch of one, so ``grad_fn`` reads ``SqueezeBackward1`` then, as in PyTorch
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..ops import conv3d as conv3d_ops
 from ..tensor import Tensor
 from .conv_functions import _batched, _transposed
 
 
+@autocast_op("conv3d")
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """3-D cross-correlation of ``input`` with ``weight`` (PyTorch's ``F.conv3d``);
@@ -26,6 +28,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return y.squeeze(0) if unbatched else y
 
 
+@autocast_op("conv_transpose3d")
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """3-D transposed convolution (PyTorch's ``F.conv_transpose3d``), the gradient of

@@ -6,6 +6,7 @@ as in PyTorch).
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..ops import conv as conv_ops
 from ..ops import conv_transpose as conv_transpose_ops
 from ..ops.shapes import ShapeError, fmt
@@ -27,6 +28,7 @@ def _batched(op: str, input: Tensor, rank: int):
     return input, False
 
 
+@autocast_op("conv1d")
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """1-D cross-correlation of ``input`` with ``weight`` (PyTorch's ``F.conv1d``).
@@ -41,6 +43,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return y.squeeze(0) if unbatched else y
 
 
+@autocast_op("conv_transpose1d")
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """1-D transposed convolution (PyTorch's ``F.conv_transpose1d``; note ``groups`` comes
@@ -55,6 +58,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                        bias, stride, padding, output_padding, groups, dilation)
 
 
+@autocast_op("conv_transpose2d")
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
                      padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
     """2-D transposed convolution (PyTorch's ``F.conv_transpose2d``), the gradient of

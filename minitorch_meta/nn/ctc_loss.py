@@ -9,6 +9,7 @@ from __future__ import annotations
 from numbers import Integral
 
 from .. import dtypes, functions
+from ..autocasting import autocast_op
 from ..factories import tensor, zeros
 from ..ops import ctc_loss as ctc_ops
 from ..ops import loss
@@ -16,6 +17,7 @@ from ..tensor import Tensor
 from .loss import _Loss
 
 
+@autocast_op("ctc_loss")
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths,
              blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
     """The negative log-likelihood of each target under all its alignments to the input

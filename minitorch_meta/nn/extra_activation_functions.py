@@ -14,6 +14,7 @@ on.
 from __future__ import annotations
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..factories import rand
 from ..ops import activations, elementwise, hard_activations, shrink
 from ..ops import glu as glu_ops
@@ -34,6 +35,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     return glu_ops.Glu(dim)(input)
 
 
+@autocast_op("softmin")
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
             dtype=None) -> Tensor:
     """``softmax(-input)`` along ``dim`` (``dtype``: cast first); ``dim=None`` takes

@@ -7,6 +7,7 @@ the default generator (``rand``, in the input's dtype and on its device) unless 
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..factories import rand
 from ..ops.avg_pooling import _require_dtype
 from ..ops.fractional_max_pooling import FractionalMaxPool2d as _FractionalMaxPool2dOp
@@ -56,6 +57,7 @@ def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=N
                  _random_samples)
 
 
+@autocast_op("fractional_max_pool2d")
 def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
                           return_indices: bool = False,
                           _random_samples: Tensor | None = None):
@@ -86,6 +88,7 @@ def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=N
                  _random_samples)
 
 
+@autocast_op("fractional_max_pool3d")
 def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
                           return_indices: bool = False,
                           _random_samples: Tensor | None = None):

@@ -8,9 +8,9 @@ loss functions live in ``loss_functions.py`` and are imported here.
 
 from __future__ import annotations
 
-import warnings
-
 from .. import functions
+from ..autocasting import autocast_op
+from ..caller_warnings import warn_at_caller
 from ..errors import MetaDataError
 from ..factories import rand
 from ..ops import activations, avg_pooling, elementwise, layout, linalg, pooling
@@ -60,6 +60,7 @@ def _batched(op: str, input: Tensor, rank: int = 4):
     return input, False
 
 
+@autocast_op("conv2d")
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
            dilation=1, groups: int = 1) -> Tensor:
     """2-D cross-correlation of ``input`` with ``weight`` (PyTorch's ``F.conv2d``).
@@ -117,6 +118,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return avg_pooling.AdaptiveAvgPool2d(output_size=output_size)(input)
 
 
+@autocast_op("linear")
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """Row-vector affine map ``input @ weight.T + bias`` (addmm for a batch of rows).
 
@@ -209,6 +211,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return layout.Flatten(start_dim=start_dim, end_dim=end_dim)(input)
 
 
+@autocast_op("log_softmax")
 def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     """``log(softmax(input))`` along ``dim``, computed stably.
 
@@ -218,6 +221,7 @@ def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     return functions.log_softmax(input, _softmax_dim("log_softmax", input, dim))
 
 
+@autocast_op("softmax")
 def softmax(input: Tensor, dim: int | None = None) -> Tensor:
     """``exp(input) / sum(exp(input))`` along ``dim``.
 
@@ -233,9 +237,8 @@ def _softmax_dim(name: str, input: Tensor, dim: int | None) -> int:
     The legacy rule guesses that 0-, 1- and 3-D inputs are unbatched: dim 0, else dim 1.
     """
     if dim is None:
-        # stacklevel 3: the warning points at the caller of softmax/log_softmax.
-        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the "
-                      "call to include dim=X as an argument.", UserWarning, stacklevel=3)
+        warn_at_caller(f"Implicit dimension choice for {name} has been deprecated. Change "
+                       "the call to include dim=X as an argument.")
         return 0 if input.dim() in (0, 1, 3) else 1
     return dim
 
@@ -280,6 +283,7 @@ def _largest_class(tensor: Tensor) -> int:
             f"{fmt(tensor.shape)})") from None
 
 
+@autocast_op("layer_norm")
 def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dimensions (mean 0, biased variance

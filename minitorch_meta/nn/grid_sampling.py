@@ -3,8 +3,8 @@ handling around the ops ``AffineGridGenerator`` and ``GridSampler2D``."""
 
 from __future__ import annotations
 
-import warnings
-
+from ..autocasting import autocast_op
+from ..caller_warnings import warn_at_caller
 from ..ops.affine_grid import AffineGridGenerator
 from ..ops.grid_sample import MODES, PADDING_MODES, GridSampler2D
 from ..ops.shapes import int_tuple_argument
@@ -35,13 +35,13 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     size = int_tuple_argument("affine_grid_generator", "size", 2, size)
     grid = AffineGridGenerator.apply(theta, size=size, align_corners=align_corners)
     if align_corners and min(size[2:]) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
-                      "grids when align_corners=True. This is not an intended use case of "
-                      "affine_grid. See the documentation of affine_grid for details.",
-                      stacklevel=2)
+        warn_at_caller("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                       "grids when align_corners=True. This is not an intended use case of "
+                       "affine_grid. See the documentation of affine_grid for details.")
     return grid
 
 
+@autocast_op("grid_sample")
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """``input`` sampled at the points of ``grid`` (``(x, y)`` in [-1, 1], -1 the left or
@@ -71,7 +71,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
 def _align_corners(value, op: str, position: int) -> bool:
     """``align_corners`` as a bool: None warns (PyTorch's default changed) and is False."""
     if value is None:
-        warnings.warn(_DEFAULT_CHANGED, stacklevel=3)
+        warn_at_caller(_DEFAULT_CHANGED)
         return False
     if not isinstance(value, bool):
         raise TypeError(f"{op}(): argument 'align_corners' (position {position}) must be "

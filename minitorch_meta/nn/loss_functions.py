@@ -12,9 +12,9 @@ composition, so values, gradients and ``grad_fn`` names are PyTorch's.
 
 from __future__ import annotations
 
-import warnings
-
 from .. import functions
+from ..autocasting import autocast_op
+from ..caller_warnings import warn_at_caller
 from ..factories import zeros
 from ..ops import binary_loss, loss
 from ..ops.shapes import ShapeError, fmt
@@ -30,6 +30,7 @@ KL_DIV_MEAN_WARNING = (
     "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
 
 
+@autocast_op("mse_loss")
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
              reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """Mean squared error (``size_average``/``reduce``: PyTorch's deprecated flags).
@@ -42,6 +43,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
     return loss.MseLoss(reduction=reduction)(input, target)
 
 
+@autocast_op("l1_loss")
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """Mean absolute error (``size_average``/``reduce``: PyTorch's deprecated flags).
@@ -54,6 +56,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
     return loss.L1Loss(reduction=reduction)(input, target)
 
 
+@autocast_op("smooth_l1_loss")
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                    reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """Squared error below ``beta``, absolute error above it: ``0.5 d^2 / beta`` where
@@ -71,6 +74,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
     return loss.SmoothL1Loss(reduction=reduction, beta=beta)(input, target)
 
 
+@autocast_op("huber_loss")
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight: Tensor | None = None) -> Tensor:
     """Squared error below ``delta``, ``delta`` times the absolute error above it:
@@ -98,6 +102,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     return weighted.sum() if reduction == "sum" else weighted.mean()
 
 
+@autocast_op("binary_cross_entropy")
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """Binary cross-entropy of probabilities ``input`` against targets in ``[0, 1]``:
@@ -116,6 +121,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     return binary_loss.BinaryCrossEntropy(reduction=reduction)(input, target, weight)
 
 
+@autocast_op("binary_cross_entropy_with_logits")
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, size_average=None,
                                      reduce=None, reduction: str = "mean",
@@ -136,6 +142,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                                                          pos_weight)
 
 
+@autocast_op("kl_div")
 def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
     """Kullback-Leibler divergence of ``target`` (probabilities, or log-probabilities with
@@ -152,7 +159,7 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
     else:
         loss._check_reduction("kl_div", reduction, KL_DIV_REDUCTIONS)
         if reduction == "mean":
-            warnings.warn(KL_DIV_MEAN_WARNING, UserWarning, stacklevel=2)
+            warn_at_caller(KL_DIV_MEAN_WARNING)
         op_reduction = "sum" if reduction == "batchmean" else reduction
     reduced = loss.KlDiv(reduction=op_reduction, log_target=log_target)(input, target)
     # As in PyTorch, also after the legacy flags decided the reduction.
@@ -161,6 +168,7 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
     return reduced
 
 
+@autocast_op("nll_loss")
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of class indices (PyTorch's argument order; ``weight`` must be
@@ -174,6 +182,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
 
 
+@autocast_op("cross_entropy")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..autograd import no_grad
 from ..factories import ones_like, zeros_like
 from ..ops import loss, margin_loss
@@ -36,7 +37,8 @@ def _reduced(values: Tensor, reduction: str) -> Tensor:
 
 
 def _reduction(op: str, size_average, reduce, reduction: str) -> str:
-    """``reduction`` after PyTorch's deprecated flags, checked."""
+    """``reduction`` after PyTorch's deprecated flags, checked (a warning names the user's
+    line)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     loss._check_reduction(op, reduction)
     return reduction
@@ -47,6 +49,7 @@ def _require_positive_margin(op: str, margin: float) -> None:
         raise ValueError(f"{op}: margin must be greater than 0, got {margin}")
 
 
+@autocast_op("margin_ranking_loss")
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                         size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, -target * (input1 - input2) + margin)``: ``target = 1`` asks for
@@ -68,6 +71,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
+@autocast_op("hinge_embedding_loss")
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1 (``input``
@@ -84,6 +88,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
     return _reduced(output_margin + output_self, reduction)
 
 
+@autocast_op("soft_margin_loss")
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                      reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))``, the logistic loss of targets ±1.
@@ -96,6 +101,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     return margin_loss.SoftMarginLoss(reduction=reduction)(input, target)
 
 
+@autocast_op("cosine_embedding_loss")
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
                           size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``1 - cos(input1, input2)`` where ``target`` is 1, ``max(0, cos - margin)`` where it
@@ -144,6 +150,7 @@ def _triplet(dist_pos: Tensor, dist_neg: Tensor, dist_swap: Tensor | None, margi
     return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
 
 
+@autocast_op("triplet_margin_loss")
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
                         p: float = 2, eps: float = 1e-6, swap: bool = False, size_average=None,
                         reduce=None, reduction: str = "mean") -> Tensor:
@@ -208,6 +215,7 @@ def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | 
     return _reduced(values, reduction)
 
 
+@autocast_op("multi_margin_loss")
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
                       weight: Tensor | None = None, size_average=None, reduce=None,
                       reduction: str = "mean") -> Tensor:
@@ -231,6 +239,7 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     return op(input, target) if weight is None else op(input, target, weight)
 
 
+@autocast_op("multilabel_margin_loss")
 def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                            reduction: str = "mean") -> Tensor:
     """The multi-label hinge loss: each sample's target row lists its classes (ended by
@@ -244,6 +253,7 @@ def multilabel_margin_loss(input: Tensor, target: Tensor, size_average=None, red
     return margin_loss.MultilabelMarginLoss(reduction=reduction)(input, target)
 
 
+@autocast_op("poisson_nll_loss")
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
                      size_average=None, eps: float = 1e-8, reduce=None,
                      reduction: str = "mean") -> Tensor:

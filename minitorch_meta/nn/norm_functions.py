@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..autograd import no_grad
 from ..errors import ShapeError
 from ..ops import avg_pooling
@@ -24,6 +25,7 @@ from .batchnorm import check_channels, normalise_with_running_stats
 from .resize_functions import pad
 
 
+@autocast_op("group_norm")
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise each sample over groups of ``C / num_groups`` channels (mean 0, biased
@@ -43,6 +45,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         input, weight, bias)
 
 
+@autocast_op("rms_norm")
 def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
              eps: float | None = None) -> Tensor:
     """Divide by the root mean square over the last ``len(normalized_shape)`` dimensions

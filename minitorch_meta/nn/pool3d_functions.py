@@ -5,10 +5,12 @@ unbatched ``(C, D, H, W)`` inputs themselves."""
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..ops import adaptive_pooling3d, pooling3d
 from ..tensor import Tensor
 
 
+@autocast_op("max_pool3d")
 def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
     """Max pooling over ``kernel_size`` windows; ``stride`` defaults to ``kernel_size``.
@@ -31,6 +33,7 @@ def max_pool3d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, 
     return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
+@autocast_op("avg_pool3d")
 def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """Average pooling over ``kernel_size`` windows; ``stride`` defaults to ``kernel_size``.
@@ -47,6 +50,7 @@ def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                                divisor_override=divisor_override)(input)
 
 
+@autocast_op("adaptive_avg_pool3d")
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """Average pooling to ``output_size`` (an int, or three sizes whose ``None`` keeps that
     input size).
@@ -58,6 +62,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     return adaptive_pooling3d.AdaptiveAvgPool3d(output_size=output_size)(input)
 
 
+@autocast_op("adaptive_max_pool3d")
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
     """Max pooling to ``output_size`` (an int, or three sizes whose ``None`` keeps that
     input size); with ``return_indices``, also each maximum's flat position ``(d * H + h) *

@@ -11,12 +11,14 @@ from __future__ import annotations
 import warnings
 from numbers import Integral, Real
 
+from ..autocasting import autocast_op
 from ..ops import padding as padding_ops
 from ..ops import upsampling
 from ..ops.shapes import int_tuple_argument
 from ..tensor import Tensor
 
 
+@autocast_op("pad")
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad (or, with negative numbers, crop) the last ``len(pad) // 2`` dims of ``input``:
     ``pad = (left, right, top, bottom, ...)``, the last dim first.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numbers
 import warnings
 
+from ..autocasting import autocast_op
 from ..factories import empty, zeros
 from ..functions import cat, stack
 from ..tensor import Tensor
@@ -106,6 +107,7 @@ class RNNBase(Module):
                      for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
     # -- forward --------------------------------------------------------------------
+    @autocast_op("recurrent_layer")
     def forward(self, input, hx=None):
         """Run every layer over the sequence: ``(output, h_n)``, and for LSTM
         ``(output, (h_n, c_n))``. A ``PackedSequence`` input gives a packed output."""

@@ -9,6 +9,7 @@ inputs). Parameter names and shapes are PyTorch's (``weight_ih``, ``weight_hh``,
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..factories import empty, zeros
 from ..tensor import Tensor
 from . import functional as F
@@ -82,6 +83,7 @@ class RNNCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 1, device, dtype)
         self.nonlinearity = nonlinearity
 
+    @autocast_op("recurrent_layer")
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         x, batched = self._batched_input(input)
         h = self._state(hx, x, batched)
@@ -104,6 +106,7 @@ class LSTMCell(RNNCellBase):
                  dtype=None) -> None:
         super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
+    @autocast_op("recurrent_layer")
     def forward(self, input: Tensor, hx: tuple | None = None) -> tuple:
         x, batched = self._batched_input(input)
         if hx is None:
@@ -128,6 +131,7 @@ class GRUCell(RNNCellBase):
                  dtype=None) -> None:
         super().__init__(input_size, hidden_size, bias, 3, device, dtype)
 
+    @autocast_op("recurrent_layer")
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         x, batched = self._batched_input(input)
         _, h = run_recurrent("GRU", self._projected(x), self._state(hx, x, batched),

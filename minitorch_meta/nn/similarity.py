@@ -4,10 +4,12 @@ the ``nn.CosineSimilarity`` layer; ``F.pairwise_distance`` and ``nn.PairwiseDist
 from __future__ import annotations
 
 from .. import functions
+from ..autocasting import autocast_op
 from ..tensor import Tensor
 from .module import Module
 
 
+@autocast_op("normalize")
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim``, composed as in PyTorch (norm,
     ``clamp_min``, division), so the gradient is zero through a clamped norm.
@@ -21,6 +23,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
     return functions.div(input, functions.clamp_min(functions.norm(input, p, dim, True), eps))
 
 
+@autocast_op("cosine_similarity")
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """``<x1, x2> / (max(||x1||, eps) * max(||x2||, eps))`` along ``dim``.
 

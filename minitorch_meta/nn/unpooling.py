@@ -10,6 +10,7 @@ composes it, so its ``grad_fn`` reads ``SqueezeBackward1`` as in PyTorch.
 
 from __future__ import annotations
 
+from ..autocasting import autocast_op
 from ..ops.conv import ntuple
 from ..ops.unpooling import MaxUnpool2d as _MaxUnpool2dOp
 from ..tensor import Tensor
@@ -66,6 +67,7 @@ def unpool_output_size(input: Tensor, kernel, stride, padding, output_size) -> t
     return tuple(int(s) for s in sizes)
 
 
+@autocast_op("max_unpool2d")
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
                  output_size=None) -> Tensor:
     """The partial inverse of ``max_pool2d``: each value written at its index (a flat

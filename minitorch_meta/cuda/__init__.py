@@ -8,10 +8,10 @@ on a machine without CuPy or without a GPU: the queries answer False/0 there, wh
 
 from __future__ import annotations
 
-from .backends import cupy_backend as _cupy_backend
-from .backends.registry import get_backend as _get_backend
-from .device import device as _device
-from .errors import DeviceError
+from ..backends import cupy_backend as _cupy_backend
+from ..backends.registry import get_backend as _get_backend
+from ..device import device as _device
+from ..errors import DeviceError
 
 CudaUnavailableError = _cupy_backend.CudaUnavailableError
 
@@ -75,7 +75,7 @@ def manual_seed_all(seed: int) -> None:
 
 
 def _seed(backend, seed: int) -> None:
-    from .random import seed_backend
+    from ..random import seed_backend
 
     seed_backend(backend, int(seed))
 
@@ -97,3 +97,12 @@ def _raise_if(error) -> None:
 
 __all__ = ["CudaUnavailableError", "check", "current_device", "device_count", "is_available",
            "manual_seed", "manual_seed_all", "synchronize", "unavailable_reason"]
+
+
+def __getattr__(name):
+    # ``torch.cuda.amp`` (deprecated spellings) loads on first use.
+    if name == "amp":
+        import importlib
+
+        return importlib.import_module(".amp", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
