@@ -45,13 +45,7 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
                                   "minitorch_meta: it needs forward-mode AD; use the default "
                                   "strategy='reverse-mode'")
     _refuse_create_graph(create_graph, "jacobian")
-    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-    inputs = _prepared(inputs)
-    with enable_grad():
-        outputs = func(*inputs)
-    outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                       "jacobian")
-    _check_requires_grad(outputs, strict)
+    inputs_tuple, inputs, outputs_tuple, outputs = _run(func, inputs, strict, "jacobian")
     jacobians = tuple(_jacobians_of_output(i, output, inputs, strict)
                       for i, output in enumerate(outputs))
     if outputs_tuple and inputs_tuple:
@@ -66,13 +60,7 @@ def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     shaped as the inputs. ``v`` (one tensor per output, of its shape) may be left out when
     ``func`` returns one tensor of one element."""
     _refuse_create_graph(create_graph, "vjp")
-    inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-    inputs = _prepared(inputs)
-    with enable_grad():
-        outputs = func(*inputs)
-    outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                       "vjp")
-    _check_requires_grad(outputs, strict)
+    inputs_tuple, inputs, outputs_tuple, outputs = _run(func, inputs, strict, "vjp")
     if v is None:
         if len(outputs) != 1 or outputs[0].numel() != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function "
@@ -115,6 +103,18 @@ def hvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
 def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """PyTorch's vector-Hessian product: not supported here."""
     raise NotImplementedError(_NO_DOUBLE_BACKWARD.format(what="autograd.functional.vhp"))
+
+
+def _run(func, inputs, strict: bool, name: str):
+    """``func`` called with grad on, on copies of ``inputs`` that require grad: whether the
+    inputs and the outputs were tuples, and both as tuples."""
+    inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _prepared(inputs)
+    with enable_grad():
+        outputs = func(*inputs)
+    outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", name)
+    _check_requires_grad(outputs, strict)
+    return inputs_tuple, inputs, outputs_tuple, outputs
 
 
 def _refuse_create_graph(create_graph: bool, name: str) -> None:
