@@ -14,6 +14,7 @@ import warnings
 
 from . import alias_functions as AF
 from . import broadcast_functions as BF
+from . import closeness as CL
 from . import cumulative_functions as CF
 from . import functions as F
 from . import index_functions as IF
@@ -455,7 +456,7 @@ class TensorMethods:
         RF.bernoulli_, RF.exponential_, RF.cauchy_, RF.log_normal_, RF.geometric_)
     # questions about values (infinity_predicates.py, functions.py)
     isneginf, isposinf, isreal = IP.isneginf, IP.isposinf, IP.isreal
-    isclose, allclose = F.isclose, F.allclose
+    isclose, allclose = CL.isclose, CL.allclose
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
