@@ -534,6 +534,22 @@ __all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precisio
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
 from .closeness import allclose, isclose  # noqa: E402
+from .number_functions import (  # noqa: E402
+    bitwise_left_shift,
+    bitwise_right_shift,
+    dist,
+    frexp,
+    gcd,
+    gcd_,
+    lcm,
+    lcm_,
+    ldexp,
+    ldexp_,
+    nextafter,
+)
+
+__all__ += ["bitwise_left_shift", "bitwise_right_shift", "dist", "frexp", "gcd", "gcd_",
+            "lcm", "lcm_", "ldexp", "ldexp_", "nextafter"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -154,6 +154,14 @@ class CumminResult(NamedTuple):
     indices: object
 
 
+
+class FrexpResult(NamedTuple):
+    """``torch.return_types.frexp``: ``x = mantissa * 2 ** exponent``."""
+
+    mantissa: object
+    exponent: object
+
+
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:
     fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
