@@ -113,7 +113,6 @@ from .functions import (
     add,
     addmm,
     all,
-    allclose,
     amax,
     amin,
     any,
@@ -147,7 +146,6 @@ from .functions import (
     gt,
     hardshrink,
     index_select,
-    isclose,
     le,
     log,
     log_softmax,
@@ -546,10 +544,26 @@ __all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precisio
             "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
             "use_deterministic_algorithms", "isneginf", "isposinf", "isreal"]
 
-
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
+from .closeness import allclose, isclose  # noqa: E402
+from .number_functions import (  # noqa: E402
+    bitwise_left_shift,
+    bitwise_right_shift,
+    dist,
+    frexp,
+    gcd,
+    gcd_,
+    lcm,
+    lcm_,
+    ldexp,
+    ldexp_,
+    nextafter,
+)
+
+__all__ += ["bitwise_left_shift", "bitwise_right_shift", "dist", "frexp", "gcd", "gcd_",
+            "lcm", "lcm_", "ldexp", "ldexp_", "nextafter"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -401,7 +401,7 @@ def stack(tensors, dim: int = 0):
     """Join ``tensors`` (all of one shape) along a new dimension ``dim``."""
     tensors = list(tensors)
     if not tensors:
-        raise ValueError("stack(): expected a non-empty list of Tensors")
+        raise RuntimeError("stack expects a non-empty TensorList")
     dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
     return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0")
 
@@ -543,16 +543,6 @@ def equal(input, other) -> bool:
 
 def numel(input) -> int:
     return input.numel()
-
-
-def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08):
-    """Elementwise ``|input - other| <= atol + rtol * |other|`` (a bool tensor)."""
-    return abs(sub(input, other)) <= add(abs(other) * rtol, atol)
-
-
-def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
-    """Whether every element of ``input`` is close to ``other`` (see ``isclose``)."""
-    return bool(isclose(input, other, rtol, atol).all().item())
 
 
 @autocast_op("softmax")

@@ -59,6 +59,8 @@ FUNCTIONS_WITH_OUT = (
     "subtract", "sum", "svd", "take", "take_along_dim", "tan", "tanh", "tensordot",
     "threshold", "topk", "tril", "triu", "true_divide", "trunc", "var", "vdot", "vstack",
     "where", "xlogy", "zeros",
+    # number_functions.py
+    "bitwise_left_shift", "bitwise_right_shift", "frexp", "gcd", "lcm", "ldexp", "nextafter",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -71,6 +73,7 @@ EXACT_DTYPE = frozenset((
     "nan_to_num", "nanquantile", "neg", "negative", "norm", "quantile", "round", "sgn", "sign",
     "slice_scatter", "slogdet", "softmax", "svd", "take", "tensordot", "tril", "triu", "trunc",
     "vdot", "where",
+    "frexp",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

@@ -1,5 +1,14 @@
-"""Named results, as PyTorch returns them (``values, indices = x.max(dim=1)``)."""
+"""Named results, as PyTorch returns them (``values, indices = x.max(dim=1)``).
 
+Each is a named tuple whose type is named as PyTorch's (``return_types.max``, also
+reachable as ``MaxResult``) and which prints as PyTorch's does::
+
+    torch.return_types.max(
+    values=tensor([2., 4.]),
+    indices=tensor([1, 1]))
+"""
+
+import re as _re
 from typing import NamedTuple
 
 
@@ -143,3 +152,36 @@ class CumminResult(NamedTuple):
 
     values: object
     indices: object
+
+
+
+class FrexpResult(NamedTuple):
+    """``torch.return_types.frexp``: ``x = mantissa * 2 ** exponent``."""
+
+    mantissa: object
+    exponent: object
+
+
+# -- keep this last: every result class above takes PyTorch's type name and repr -----------
+def _torch_repr(self) -> str:
+    fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
+    return f"torch.return_types.{type(self).__name__}(\n{fields})"
+
+
+def _torch_name(class_name: str) -> str:
+    """``LinalgCholeskyExResult`` -> ``linalg_cholesky_ex`` (PyTorch's type name)."""
+    return _re.sub(r"(?<!^)(?=[A-Z])", "_", class_name[:-len("Result")]).lower()
+
+
+def _name_as_torch(namespace: dict) -> None:
+    """Rename each ``...Result`` class as PyTorch's and bind it under that name too, so that
+    ``return_types.max`` is the type and pickling finds it by its qualified name."""
+    for class_name, cls in list(namespace.items()):
+        if (isinstance(cls, type) and issubclass(cls, tuple) and class_name.endswith("Result")
+                and hasattr(cls, "_fields")):
+            cls.__name__ = cls.__qualname__ = _torch_name(class_name)
+            cls.__repr__ = _torch_repr
+            namespace[cls.__name__] = cls
+
+
+_name_as_torch(globals())

@@ -14,6 +14,7 @@ import warnings
 
 from . import alias_functions as AF
 from . import broadcast_functions as BF
+from . import closeness as CL
 from . import cumulative_functions as CF
 from . import functions as F
 from . import index_functions as IF
@@ -25,6 +26,7 @@ from . import layout_functions as LF
 from . import linalg_aliases as LA
 from . import math_functions as M
 from . import more_math_functions as MM
+from . import number_functions as NF
 from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
@@ -36,7 +38,7 @@ from . import statistics_functions as ST
 from . import unique_functions as UF
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
-from .ops import division, layout, logical
+from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops.views import MatrixTranspose
 
@@ -459,7 +461,27 @@ class TensorMethods:
         RF.bernoulli_, RF.exponential_, RF.cauchy_, RF.log_normal_, RF.geometric_)
     # questions about values (infinity_predicates.py, functions.py)
     isneginf, isposinf, isreal = IP.isneginf, IP.isposinf, IP.isreal
-    isclose, allclose = F.isclose, F.allclose
+    isclose, allclose = CL.isclose, CL.allclose
+    # bit shifts, divisors, float steps, dist, sum_to_size (number_functions.py)
+    bitwise_left_shift, bitwise_right_shift = NF.bitwise_left_shift, NF.bitwise_right_shift
+    bitwise_left_shift_, bitwise_right_shift_ = NF.bitwise_left_shift_, NF.bitwise_right_shift_
+    gcd, lcm, gcd_, lcm_ = NF.gcd, NF.lcm, NF.gcd_, NF.lcm_
+    nextafter, nextafter_, frexp, ldexp, ldexp_ = (
+        NF.nextafter, NF.nextafter_, NF.frexp, NF.ldexp, NF.ldexp_)
+    dist, sum_to_size = NF.dist, NF.sum_to_size
+    __ilshift__, __irshift__ = NF.bitwise_left_shift_, NF.bitwise_right_shift_
+
+    def __lshift__(self, other):
+        return F._binary(bit_shifts.LeftShift, self, other)
+
+    def __rlshift__(self, other):
+        return F._binary(bit_shifts.LeftShift, other, self)
+
+    def __rshift__(self, other):
+        return F._binary(bit_shifts.RightShift, self, other)
+
+    def __rrshift__(self, other):
+        return F._binary(bit_shifts.RightShift, other, self)
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -43,8 +43,13 @@ elementwise (NumPy broadcasting)
                                 ``fmod`` is C's, ``invert`` is bitwise not; ``erfc``,
                                 ``erfinv``, ``lgamma``, ``digamma`` and ``trigamma``
                                 (``polygamma(1, x)``) are SciPy's ``special`` functions
-                                of those names, on floating-point arrays; ``signbit`` too)
+                                of those names, on floating-point arrays; ``signbit`` too;
+                                ``left_shift``/``right_shift`` take shifts in
+                                [0, bits) only, ``gcd``/``lcm`` integers, ``nextafter``
+                                floats)
     where(condition, a, b)
+    frexp(a) -> (mantissa, exponent)   floating ``a`` as ``mantissa * 2 ** exponent``,
+                                ``|mantissa|`` in [0.5, 1) (``a``'s dtype), ``exponent`` int32
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
     argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
@@ -213,7 +218,8 @@ BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
           "bitwise_and", "bitwise_or", "bitwise_xor",
-          "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin")
+          "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin",
+          "left_shift", "right_shift", "gcd", "lcm", "nextafter")
 
 
 class Backend:
@@ -249,6 +255,7 @@ class Backend:
     def unary(self, name, a): self._missing("unary")
     def binary(self, name, a, b): self._missing("binary")
     def where(self, condition, a, b): self._missing("where")
+    def frexp(self, a): self._missing("frexp")
     def sum(self, a, axis, keepdims): self._missing("sum")
     def max(self, a, axis, keepdims): self._missing("max")
     def min(self, a, axis, keepdims): self._missing("min")

@@ -83,6 +83,10 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
             "fmin": xp.fmin})
+        # The integer and float-step math of ops/bit_shifts.py and ops/number_theory.py.
+        self._binary.update({
+            "left_shift": xp.left_shift, "right_shift": xp.right_shift, "gcd": xp.gcd,
+            "lcm": xp.lcm, "nextafter": xp.nextafter})
         self.generator = self.new_generator(None)
         # Winograd's transform matrices, by (KH, KW, dtype): constants, built on first use.
         self._winograd_map_cache = {}
@@ -211,6 +215,10 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def where(self, condition, a, b):
         return self.xp.where(condition, a, b)
+
+    def frexp(self, a):
+        mantissa, exponent = self.xp.frexp(a)
+        return mantissa, exponent.astype(self.xp.int32, copy=False)
 
     # -- reductions ------------------------------------------------------------------
     def sum(self, a, axis, keepdims):

@@ -135,7 +135,9 @@ class ModuleList(Module):
         return self.extend(modules)
 
     def __add__(self, other: Iterable[Module]) -> ModuleList:
-        return type(self)(list(self) + list(other))
+        # A plain ModuleList, as PyTorch's: a subclass may take other constructor arguments.
+        # (Slicing calls ``type(self)(modules)``, as PyTorch's ``self.__class__(...)`` does.)
+        return ModuleList(list(self) + list(other))
 
     def __dir__(self):
         return [key for key in super().__dir__() if not key.isdigit()]

@@ -348,7 +348,7 @@ class Cat(Function):
 
     def infer(self, *tensors):
         if not tensors:
-            raise ValueError("cat(): expected a non-empty list of Tensors")
+            raise ValueError("torch.cat(): expected a non-empty list of Tensors")
         first = tuple(tensors[0].shape)
         if not first:
             raise shapes.ShapeError("cat", "zero-dimensional tensor (at position 0) cannot be "

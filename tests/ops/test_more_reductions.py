@@ -108,7 +108,7 @@ def test_dtypes_and_named_results(device):
     assert x.nansum().dtype is mt.int64 and x.nansum().item() == 11
     assert x.count_nonzero().dtype is mt.int64 and x.count_nonzero(0).tolist() == [0, 1, 2]
     result = x.aminmax()
-    assert type(result).__name__ == "AminmaxResult" and result._fields == ("min", "max")
+    assert type(result).__name__ == "aminmax" and result._fields == ("min", "max")
     assert result.min.item() == 0 and result.max.item() == 7 and result.max.dtype is mt.uint8
     low, high = mt.tensor([True, False], device=device).aminmax()
     assert low.item() is False and high.item() is True

@@ -15,6 +15,7 @@ from enum import Enum, auto
 
 from ... import factories, functions
 from ...autograd import no_grad
+from ...closeness import allclose
 from ...linalg import qr, solve
 from ...tensor import Tensor
 from ...type_info import finfo
@@ -49,7 +50,7 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
 def _is_orthogonal(Q: Tensor) -> bool:
     n, k = Q.size(-2), Q.size(-1)
     identity = factories.eye(k, dtype=Q.dtype, device=Q.device)
-    return functions.allclose(Q.mT @ Q, identity, atol=10.0 * n * finfo(Q.dtype).eps)
+    return allclose(Q.mT @ Q, identity, atol=10.0 * n * finfo(Q.dtype).eps)
 
 
 def _make_orthogonal(A: Tensor) -> Tensor:
