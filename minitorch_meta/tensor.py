@@ -240,6 +240,14 @@ class Tensor(TensorMethods):
         new.grad = copy.deepcopy(self.grad, memo) if self.grad is not None else None
         return new
 
+    def __reduce_ex__(self, protocol):
+        """Pickling (``pickle``, ``multiprocessing`` queues): the values (a host copy),
+        dtype, device and ``requires_grad``. As in PyTorch, ``.grad`` and the graph are not
+        kept: a non-leaf comes back as a leaf. Unpickling rebuilds it on its device."""
+        values = self._backend.to_numpy(self._data) if self._backend.stores_data else None
+        return (_unpickle, (type(self), values, tuple(self._data.shape), self._dtype.name,
+                            str(self.device), self.requires_grad))
+
     def __repr__(self) -> str:
         from .formatting import tensor_repr
 
@@ -555,6 +563,16 @@ class Tensor(TensorMethods):
                                                 f"{fmt(target)}")
             value = value._data
         self._store(real, value)
+
+
+def _unpickle(cls, values, shape, dtype_name, device_name, requires_grad):
+    """The tensor ``Tensor.__reduce_ex__`` describes (``values`` None on meta)."""
+    from .backends.registry import get_backend
+
+    backend = get_backend(Device(device_name))
+    dtype = dtypes.from_name(dtype_name)
+    data = backend.empty(shape, dtype) if values is None else backend.asarray(values, dtype)
+    return cls._make(data, backend, requires_grad)
 
 
 def _refuse_overlapping_write(backend, data, index) -> None:
