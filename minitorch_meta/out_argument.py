@@ -131,7 +131,9 @@ def _call_into(function, name: str, exact_dtype: bool, args, kwargs, out):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires "
                            "grad.")
-    if name in FACTORIES:
+    # ``normal(mean, std, size)`` with two numbers is a factory too; with tensors it is not
+    if name in FACTORIES or (name == "normal"
+                              and next(_tensors_in(args, kwargs, Tensor), None) is None):
         kwargs = _factory_options(name, kwargs, outs[0])
     result = function(*args, **kwargs)
     results = (result,) if isinstance(result, Tensor) else tuple(result)

@@ -221,7 +221,9 @@ def test_random_factories_fill_out(device):
                  lambda out: mt.normal(0.0, 1.0, (2, 3), out=out)):
         out = mt.empty(0, device=device)
         result = make(out)
-        assert result.shape == (2, 3)
+        assert result.shape == (2, 3) and result.device == out.device
+    samples = mt.normal(mt.zeros(2, 3, device=device), 1.0, out=mt.empty(0, device=device))
+    assert samples.shape == (2, 3)  # a tensor mean: not a factory
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
