@@ -244,6 +244,8 @@ from .linalg_aliases import (
     det,
     inverse,
     logdet,
+    lu_unpack,
+    matrix_exp,
     matrix_power,
     pinverse,
     slogdet,
@@ -512,6 +514,7 @@ __all__ = [
     "CharTensor", "ShortTensor", "int8", "int16", "short",
     "conv3d", "conv_transpose3d", "max_pool3d",
     "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "set_anomaly_enabled",
+    "matrix_exp", "lu_unpack",
 ]
 
 # torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)

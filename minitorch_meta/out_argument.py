@@ -59,6 +59,7 @@ FUNCTIONS_WITH_OUT = (
     "subtract", "sum", "svd", "take", "take_along_dim", "tan", "tanh", "tensordot",
     "threshold", "topk", "tril", "triu", "true_divide", "trunc", "var", "vdot", "vstack",
     "where", "xlogy", "zeros",
+    "lu_unpack",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -71,6 +72,7 @@ EXACT_DTYPE = frozenset((
     "nan_to_num", "nanquantile", "neg", "negative", "norm", "quantile", "round", "sgn", "sign",
     "slice_scatter", "slogdet", "softmax", "svd", "take", "tensordot", "tril", "triu", "trunc",
     "vdot", "where",
+    "lu_unpack",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.
@@ -86,6 +88,7 @@ LINALG_FUNCTIONS_WITH_OUT = (
     "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr",
     "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
+    "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex",
 )
 LINALG_EXACT_DTYPE = frozenset(LINALG_FUNCTIONS_WITH_OUT) - {"pinv", "matrix_rank"}
 
