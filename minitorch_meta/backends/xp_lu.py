@@ -13,6 +13,8 @@ directly.
 
 from __future__ import annotations
 
+import math
+
 
 class LuKernels:
     """``lu_factor``; see ``base.py`` for the contract."""
@@ -21,7 +23,7 @@ class LuKernels:
         xp = self.xp
         *batch, m, n = a.shape
         k = min(m, n)
-        lu = a.reshape((-1, m, n)).copy()
+        lu = a.reshape((math.prod(batch), m, n)).copy()  # -1 cannot size an empty batch
         count = lu.shape[0]
         pivots = xp.empty((count, k), xp.int32)
         info = xp.zeros(count, xp.int32)

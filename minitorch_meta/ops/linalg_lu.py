@@ -21,6 +21,8 @@ solved with the backend's ``solve`` on the triangle, as ``solve_triangular`` doe
 
 from __future__ import annotations
 
+import math
+
 from .. import dtypes
 from ..errors import ShapeRuntimeError
 from . import linalg_checks as checks
@@ -61,7 +63,7 @@ def permutation(backend, pivots, m: int):
     """Row numbers ``perm`` ``(*, m)`` int64 with ``(Pᵀ A)[i] = A[perm[i]]``: the swaps
     of ``pivots`` ``(*, k)`` (1-based, LAPACK's) replayed in order."""
     batch, k = pivots.shape[:-1], pivots.shape[-1]
-    flat = backend.reshape(pivots, (-1, k))
+    flat = backend.reshape(pivots, (math.prod(batch), k))
     count = flat.shape[0]
     perm = backend.copy(backend.binary("add", backend.full((count, m), 0, dtypes.int64),
                                        backend.arange(0, m, 1, dtypes.int64)))
