@@ -252,6 +252,8 @@ from .linalg_aliases import (
     det,
     inverse,
     logdet,
+    lu_unpack,
+    matrix_exp,
     matrix_power,
     pinverse,
     slogdet,
@@ -524,6 +526,7 @@ __all__ = [
     "autocast", "clear_autocast_cache", "get_autocast_dtype", "is_autocast_cache_enabled",
     "is_autocast_enabled", "set_autocast_cache_enabled", "set_autocast_dtype",
     "set_autocast_enabled",
+    "matrix_exp", "lu_unpack",
 ]
 
 # torch.relu_(x), torch.zero_(x), ...: the in-place methods as functions (inplace_variants.py)

@@ -12,6 +12,7 @@ from . import out_argument as _out_argument
 from . import return_types as rt
 from .autocasting import autocast_op
 from .errors import LinAlgError
+from .lu_functions import lu, lu_factor, lu_factor_ex, lu_solve
 from .matrix_functions import (
     lstsq,
     matrix_norm,
@@ -25,6 +26,7 @@ from .ops import norms
 from .ops.cross import LinalgCross
 from .ops.linalg_decompositions import LinalgCholeskyEx
 from .ops.linalg_determinant import LinalgDet, LinalgSlogdet
+from .ops.linalg_matrix_exp import LinalgMatrixExp
 from .ops.linalg_solve import LinalgInvEx, LinalgSolveEx, LinalgSolveTriangular
 from .ops.linalg_spectral import LinalgEigh, LinalgPinv, LinalgSvd
 from .ops.matrix_arrays import split_result
@@ -108,7 +110,7 @@ def solve(A, B, *, left: bool = True):
         ``A`` ``(*, n, n)``, ``B`` ``(*, n, k)`` or ``(*, n)`` -> ``B``'s shape, batch
         broadcast.
     """
-    return LinalgSolveEx(left=left)(A, B)
+    return LinalgSolveEx(left=left)(A, B)[0]
 
 
 def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: bool = False):
@@ -215,6 +217,26 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False):
     return LinalgPinv(atol=atol, rtol=rtol, hermitian=hermitian)(A)
 
 
+def solve_ex(A, B, *, left: bool = True, check_errors: bool = False):
+    """``(result, info)``: ``solve``'s ``X`` and ``info`` of ``A`` (0, or where its LU met a
+    zero pivot; ``X`` is then NaN); ``check_errors`` raises for a singular ``A`` instead.
+
+    Shape:
+        as ``solve``'s, and int32 ``(*)`` of ``A``'s batch.
+    """
+    return rt.LinalgSolveExResult(*LinalgSolveEx(left=left, check_errors=check_errors,
+                                                 error_name="torch.linalg.solve_ex")(A, B))
+
+
+def matrix_exp(A):
+    """The matrix exponential ``sum_k A^k / k!`` of each square matrix.
+
+    Shape:
+        ``(*, n, n)`` -> ``(*, n, n)``.
+    """
+    return LinalgMatrixExp()(A)
+
+
 # PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
 _out_argument.give_out_keyword(globals(), _out_argument.LINALG_FUNCTIONS_WITH_OUT,
                                _out_argument.LINALG_EXACT_DTYPE, prefix="linalg.")
@@ -222,4 +244,5 @@ _out_argument.give_out_keyword(globals(), _out_argument.LINALG_FUNCTIONS_WITH_OU
 __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv",
            "inv_ex", "lstsq", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",
            "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot",
-           "vector_norm"]
+           "vector_norm", "matrix_exp", "solve_ex", "lu_factor", "lu_factor_ex", "lu",
+           "lu_solve"]

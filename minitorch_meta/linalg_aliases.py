@@ -10,6 +10,7 @@ from . import linalg
 from . import return_types as rt
 from .autocasting import autocast_op
 from .caller_warnings import warn_at_caller
+from .lu_functions import lu_unpack
 from .matrix_functions import chain_matmul, matrix_power
 from .ops.linalg_decompositions import LinalgCholeskyEx
 from .ops.linalg_spectral import LinalgPinv
@@ -81,5 +82,10 @@ def svd(input, some: bool = True, compute_uv: bool = True):
     return rt.SvdResult(u, s, vh.mT)
 
 
+def matrix_exp(input):
+    """``linalg.matrix_exp``: the exponential of each square matrix."""
+    return linalg.matrix_exp(input)
+
+
 __all__ = ["chain_matmul", "cholesky", "det", "inverse", "logdet", "matrix_power", "pinverse",
-           "slogdet", "svd"]
+           "slogdet", "svd", "matrix_exp", "lu_unpack"]

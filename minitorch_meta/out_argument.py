@@ -61,6 +61,7 @@ FUNCTIONS_WITH_OUT = (
     "where", "xlogy", "zeros",
     # number_functions.py
     "bitwise_left_shift", "bitwise_right_shift", "frexp", "gcd", "lcm", "ldexp", "nextafter",
+    "lu_unpack",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -74,6 +75,7 @@ EXACT_DTYPE = frozenset((
     "slice_scatter", "slogdet", "softmax", "svd", "take", "tensordot", "tril", "triu", "trunc",
     "vdot", "where",
     "frexp",
+    "lu_unpack",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.
@@ -89,6 +91,7 @@ LINALG_FUNCTIONS_WITH_OUT = (
     "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex",
     "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr",
     "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
+    "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex",
 )
 LINALG_EXACT_DTYPE = frozenset(LINALG_FUNCTIONS_WITH_OUT) - {"pinv", "matrix_rank"}
 

@@ -154,6 +154,42 @@ class CumminResult(NamedTuple):
     indices: object
 
 
+class LinalgLuFactorResult(NamedTuple):
+    """``torch.return_types.linalg_lu_factor``: the packed LU factors and the pivots."""
+
+    LU: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+
+
+class LinalgLuFactorExResult(NamedTuple):
+    """``torch.return_types.linalg_lu_factor_ex``: ``lu_factor``'s and ``info``."""
+
+    LU: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+    info: object
+
+
+class LinalgLuResult(NamedTuple):
+    """``torch.return_types.linalg_lu``: ``A = P L U``."""
+
+    P: object  # noqa: N815 - PyTorch's field names
+    L: object  # noqa: N815
+    U: object  # noqa: N815
+
+
+class LuUnpackResult(NamedTuple):
+    """``torch.return_types.lu_unpack``: ``P``, ``L`` and ``U`` of a packed LU."""
+
+    P: object  # noqa: N815 - PyTorch's field names
+    L: object  # noqa: N815
+    U: object  # noqa: N815
+
+
+class LinalgSolveExResult(NamedTuple):
+    """``torch.return_types.linalg_solve_ex``: the solution and ``info``."""
+
+    result: object
+    info: object
 
 class FrexpResult(NamedTuple):
     """``torch.return_types.frexp``: ``x = mantissa * 2 ** exponent``."""

@@ -402,6 +402,7 @@ class TensorMethods:
     inverse, det, logdet, slogdet, cholesky, svd, matrix_power, pinverse = (
         LA.inverse, LA.det, LA.logdet, LA.slogdet, LA.cholesky, LA.svd, LA.matrix_power,
         LA.pinverse)
+    matrix_exp = LA.matrix_exp
 
     # trigonometric, exponential, float-part and special math (more_math_functions.py)
     tan, asin, acos, atan, atan2, hypot = MM.tan, MM.asin, MM.acos, MM.atan, MM.atan2, MM.hypot

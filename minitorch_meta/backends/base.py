@@ -84,6 +84,14 @@ linear algebra
                                 triangle
     svd(a, full_matrices, compute_uv) -> (u, s, vh)   ``a = u diag(s) vh``, ``s`` descending;
                                 ``u`` and ``vh`` None without ``compute_uv``
+    matrix_exp(a)               ``exp`` of each square matrix (float16, float32, float64;
+                                the dtype kept)
+    lu_factor(a, pivot=True) -> (lu, pivots, info)   getrf: ``a`` ``(..., m, n)`` = P L U
+                                with L (unit diagonal, below it) and U (on and above it)
+                                packed in ``lu``; ``pivots`` int32 ``(..., min(m, n))``,
+                                1-based: row ``i`` was swapped with row ``pivots[i]`` at
+                                step ``i`` (``pivot=False``: none swapped, ``i + 1``);
+                                ``info`` as ``inv``'s (the first zero pivot)
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
                                 (``copy``: a new array in C order, whatever ``a``'s layout)
@@ -271,6 +279,8 @@ class Backend:
     def slogdet(self, a): self._missing("slogdet")
     def eigh(self, a, upper): self._missing("eigh")
     def svd(self, a, full_matrices, compute_uv): self._missing("svd")
+    def matrix_exp(self, a): self._missing("matrix_exp")
+    def lu_factor(self, a, pivot=True): self._missing("lu_factor")
     def reshape(self, a, shape): self._missing("reshape")
     def transpose(self, a, axes): self._missing("transpose")
     def astype(self, a, dtype): self._missing("astype")

@@ -32,6 +32,8 @@ from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
+from .xp_lu import LuKernels
+from .xp_matrix_exp import MatrixExpKernels
 from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
 from .xp_topk import TopkKernels
@@ -40,7 +42,8 @@ from .xp_winograd import WinogradKernels
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
-                GroupedConvKernels, Conv3dKernels, Pooling3dKernels, Backend):
+                GroupedConvKernels, Conv3dKernels, Pooling3dKernels, MatrixExpKernels,
+                LuKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

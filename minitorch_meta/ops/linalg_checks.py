@@ -79,15 +79,16 @@ def incompatible(op: str, a_shape, b_shape, left: bool = True) -> ShapeRuntimeEr
                                  f"{b_shape[-2]}x{b_shape[-1]})")
 
 
-def raise_for_info(backend, op: str, info, reason: str) -> None:
-    """Raise ``LinAlgError`` if a factorisation's ``info`` (int32, the batch's shape) is
-    nonzero anywhere; ``reason`` formats the message from the first failing ``info``."""
+def raise_for_info(backend, op: str, info, reason: str, error=LinAlgError) -> None:
+    """Raise ``error`` (``LinAlgError`` unless told) if a factorisation's ``info`` (int32,
+    the batch's shape) is nonzero anywhere; ``reason`` formats the message from the first
+    failing ``info``."""
     values = backend.to_numpy(info).reshape(-1)  # one small copy; PyTorch syncs here too
     failed = [k for k, value in enumerate(values) if value != 0]
     if not failed:
         return
     where = f"(Batch element {failed[0]}): " if info.ndim else ""
-    raise LinAlgError(f"{op}: {where}{reason.format(info=int(values[failed[0]]))}")
+    raise error(f"{op}: {where}{reason.format(info=int(values[failed[0]]))}")
 
 
 SINGULAR = ("The diagonal element {info} is zero, the inversion could not be completed "

@@ -103,14 +103,16 @@ class LinalgSolveEx(_LeftSolve):
 
     Shape:
         ``A`` ``(*, n, n)``, ``B`` ``(*, n, k)`` or ``(*, n)`` -> ``B``'s shape with the
-        batch dims broadcast.
+        batch dims broadcast, and ``info`` int32 ``(*)`` of ``A``'s batch.
 
     Raises:
         RuntimeError for shapes or dtypes that do not fit; ``LinAlgError`` when ``A`` is
-        singular.
+        singular and ``check_errors``.
     """
 
     op_name, backward_name = "linalg.solve", "LinalgSolveExBackward0"
+    #: ``solve_ex``'s second output: ``info`` int32 of ``A``'s batch (as ``inv_ex``'s)
+    multiple_outputs, check_errors, error_name = True, True, "torch.linalg.solve"
 
     def infer(self, a, b):
         op = self.op_name
@@ -129,12 +131,17 @@ class LinalgSolveEx(_LeftSolve):
             raise checks.incompatible(op, a_shape, matrix, self.left)
         batch = checks.batch_broadcast(op, a_shape[:-2], matrix[:-2])
         self.out_shape = batch + (matrix[-2:-1] if self.vector else matrix[-2:])
-        return self.out_shape, a._dtype
+        return [(self.out_shape, a._dtype), (a_shape[:-2], dtypes.int32)]
+
+    def forward(self, backend, a, b):
+        x = super().forward(backend, a, b)
+        return x, _info_of_a(backend, self.info, a.shape[:-2])
 
     def check(self, backend, info):
-        if any(value != 0 for value in backend.to_numpy(info).reshape(-1)):
-            raise LinAlgError("torch.linalg.solve: The solver failed because the input matrix "
-                              "is singular.")
+        self.info = info
+        if self.check_errors and any(value != 0 for value in backend.to_numpy(info).reshape(-1)):
+            raise LinAlgError(f"{self.error_name}: The solver failed because the input "
+                              "matrix is singular.")
 
 
 class LinalgSolveTriangular(_LeftSolve):
@@ -172,3 +179,12 @@ class LinalgSolveTriangular(_LeftSolve):
         offset = (1 if self.upper else -1) if self.unitriangular else 0
         return triangle(backend, ga, self.upper, offset)
 
+
+
+def _info_of_a(backend, info, a_batch: tuple):
+    """``info`` of the broadcast batch cut to ``A``'s batch (the copies agree): PyTorch's
+    ``info`` is that of ``A``'s factorisation."""
+    extra = info.ndim - len(a_batch)
+    index = (0,) * extra + tuple(slice(None) if size == full else slice(0, 1)
+                                 for size, full in zip(a_batch, info.shape[extra:]))
+    return backend.getitem(info, index)

@@ -150,7 +150,7 @@ def test_householder_product_matches_torch(torch_ref, device):
     assert_close(t.grad, tt.grad)
 
 
-@pytest.mark.parametrize("orthogonal_map", ["cayley", "householder"])
+@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley", "householder"])
 @pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5)])
 def test_orthogonal_matches_torch(torch_ref, device, orthogonal_map, shape):
     ours, theirs = pair(torch_ref, device, mt.nn.Linear, torch_ref.nn.Linear,
@@ -209,14 +209,36 @@ def test_orthogonal_errors(torch_ref):
             orthogonal(lib.nn.Linear(2, 2), "foo")
 
 
+def test_orthogonal_default_map_is_matrix_exp_for_square_weights(torch_ref, device):
+    ours, theirs = pair(torch_ref, device, mt.nn.Linear, torch_ref.nn.Linear, 3, 3)
+    parametrizations.orthogonal(ours)
+    torch_ref.nn.utils.parametrizations.orthogonal(theirs)
+    assert ours.parametrizations.weight[0].orthogonal_map.name == "matrix_exp"
+    with mt.no_grad():
+        ours.parametrizations.weight.original.copy_(mt.tensor(
+            np.random.default_rng(6).standard_normal((3, 3)), device=device))
+    with torch_ref.no_grad():
+        theirs.parametrizations.weight.original.copy_(torch_ref.tensor(
+            np.random.default_rng(6).standard_normal((3, 3))))
+    assert_close(ours.weight, theirs.weight)
+    _grads_match(ours, theirs, *same_input(torch_ref, device, 2, 3))
+
+
+def test_orthogonal_matrix_exp_without_trivialization(torch_ref, device):
+    ours, theirs = pair(torch_ref, device, mt.nn.Linear, torch_ref.nn.Linear, 4, 2)
+    for lib, module in ((mt, ours), (torch_ref, theirs)):
+        lib.nn.utils.parametrizations.orthogonal(module, orthogonal_map="matrix_exp",
+                                                 use_trivialization=False)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    _grads_match(ours, theirs, *same_input(torch_ref, device, 2, 4))
+    with pytest.raises(NotImplementedError, match="matrix exponential or the Cayley"):
+        ours.weight = mt.zeros(2, 4, device=device)
+
+
 def test_orthogonal_maps_we_lack_raise_not_implemented():
-    with pytest.raises(NotImplementedError, match='"matrix_exp".*torch.matrix_exp.*"cayley"'):
-        parametrizations.orthogonal(mt.nn.Linear(3, 3))  # the default map for a square one
+    layer = mt.nn.Linear(3, 5)
     with pytest.raises(NotImplementedError, match="torch.geqrf"):
-        parametrizations.orthogonal(mt.nn.Linear(3, 5), use_trivialization=False)
-    layer = mt.nn.Linear(3, 3)
-    with pytest.raises(NotImplementedError):
-        parametrizations.orthogonal(layer, orthogonal_map="matrix_exp")
+        parametrizations.orthogonal(layer, use_trivialization=False)
     assert not parametrize.is_parametrized(layer)
 
 

@@ -1,12 +1,11 @@
 """``nn.utils.parametrizations.orthogonal``: a weight kept orthogonal (orthonormal columns
 or rows) by computing it from an unconstrained tensor, as PyTorch does.
 
-Of PyTorch's three maps, ``"cayley"`` (a linear solve) and ``"householder"`` (a product of
-reflections, composed here of matrix products) are offered. ``"matrix_exp"`` needs
-``torch.matrix_exp``, which minitorch_meta lacks: asking for it (also implicitly, the
-default for square weights) raises NotImplementedError naming the other two. So does
-``use_trivialization=False`` with ``"householder"``, whose right inverse needs
-``torch.geqrf``.
+PyTorch's three maps are offered: ``"matrix_exp"`` (the exponential of a skew-symmetric
+matrix, the default for square weights), ``"cayley"`` (a linear solve) and
+``"householder"`` (a product of reflections, composed here of matrix products).
+``use_trivialization=False`` with ``"householder"`` raises NotImplementedError: its right
+inverse needs ``torch.geqrf``, which minitorch_meta lacks.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from enum import Enum, auto
 from ... import factories, functions
 from ...autograd import no_grad
 from ...closeness import allclose
-from ...linalg import qr, solve
+from ...linalg import matrix_exp, qr, solve
 from ...tensor import Tensor
 from ...type_info import finfo
 from ..module import Module
@@ -78,8 +77,8 @@ class _Orthogonal(Module):
         if transposed:
             X = X.mT
             n, k = k, n
-        if self.orthogonal_map == _OrthMaps.cayley:
-            Q = self._cayley(X, n, k)
+        if self.orthogonal_map != _OrthMaps.householder:
+            Q = self._from_skew(X, n, k)
         else:
             A = X.tril(diagonal=-1)
             tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
@@ -89,16 +88,19 @@ class _Orthogonal(Module):
             Q = self.base @ Q
         return Q.mT if transposed else Q
 
-    @staticmethod
-    def _cayley(X: Tensor, n: int, k: int) -> Tensor:
-        """``(I - A/2)^-1 (I + A/2)`` for the skew-symmetric ``A`` made of ``X``'s lower
-        triangle (padded with zero columns to square), cut back to ``k`` columns."""
+    def _from_skew(self, X: Tensor, n: int, k: int) -> Tensor:
+        """``exp(A)`` (``"matrix_exp"``) or ``(I - A/2)^-1 (I + A/2)`` (``"cayley"``) for the
+        skew-symmetric ``A`` made of ``X``'s lower triangle (padded with zero columns to
+        square), cut back to ``k`` columns."""
         X = X.tril()
         if n != k:
             X = functions.cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
         A = X - X.mT
-        identity = factories.eye(n, dtype=A.dtype, device=A.device)
-        Q = solve(identity - 0.5 * A, identity + 0.5 * A)
+        if self.orthogonal_map == _OrthMaps.matrix_exp:
+            Q = matrix_exp(A)
+        else:
+            identity = factories.eye(n, dtype=A.dtype, device=A.device)
+            Q = solve(identity - 0.5 * A, identity + 0.5 * A)
         return Q[..., :k] if n != k else Q
 
     def right_inverse(self, Q: Tensor) -> Tensor:
@@ -143,11 +145,6 @@ def _orthogonal_map(weight: Tensor, orthogonal_map: str | None) -> _OrthMaps:
     if orth_enum is None:
         raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", '
                          f'"householder". Got: {orthogonal_map}')
-    if orth_enum == _OrthMaps.matrix_exp:
-        raise NotImplementedError(
-            'orthogonal: orthogonal_map="matrix_exp" (the default for a square weight) needs '
-            "torch.matrix_exp, which minitorch_meta does not provide; pass "
-            'orthogonal_map="cayley" or "householder"')
     return orth_enum
 
 
@@ -156,16 +153,15 @@ def orthogonal(module: Module, name: str = "weight", orthogonal_map: str | None 
     """Make ``module.<name>`` (a matrix or a batch of them) orthogonal: orthonormal columns
     (rows, for a wide matrix), kept so through training.
 
-    ``orthogonal_map``: ``"cayley"`` or ``"householder"`` (``"matrix_exp"``, PyTorch's
-    default for square weights, is not available: see the module docstring).
+    ``orthogonal_map``: ``"matrix_exp"`` (the default for a square weight), ``"cayley"``
+    or ``"householder"`` (the default otherwise).
 
     Shape:
         the weight's, ``(*, n, k)``.
 
     Raises:
         ValueError: no tensor ``name``, fewer than 2 dims, or an unknown map.
-        NotImplementedError: ``"matrix_exp"``; ``"householder"`` with
-            ``use_trivialization=False``.
+        NotImplementedError: ``"householder"`` with ``use_trivialization=False``.
     """
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
