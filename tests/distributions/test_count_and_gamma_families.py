@@ -367,3 +367,10 @@ def test_count_samples_leave_the_graph():
     for d in (dist.Poisson(rate), dist.Binomial(5, rate / 4), dist.NegativeBinomial(rate, 0.5),
               dist.Multinomial(3, rate)):
         assert not d.has_rsample and d.sample((3,)).grad_fn is None
+
+
+def test_gamma_samples_that_underflow_are_the_smallest_normal_and_keep_the_graph():
+    rate = mt.tensor(1e10, requires_grad=True)
+    samples = dist.Gamma(mt.full((500,), 1e-4), rate).rsample()
+    assert float(samples.min()) == mt.finfo(mt.float32).tiny
+    assert samples.grad_fn.name() == "DivBackward0"
