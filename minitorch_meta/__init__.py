@@ -547,6 +547,10 @@ __all__ += ["are_deterministic_algorithms_enabled", "get_float32_matmul_precisio
             "is_deterministic_algorithms_warn_only_enabled", "set_float32_matmul_precision",
             "use_deterministic_algorithms", "isneginf", "isposinf", "isreal"]
 
+from .variate_functions import _standard_gamma, binomial, poisson  # noqa: E402, F401
+
+__all__ += ["binomial", "poisson"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

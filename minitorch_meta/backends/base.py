@@ -29,6 +29,15 @@ creation and transfer
     generator_state(generator) / set_generator_state(generator, state)
                                 a generator's state as a host uint8 NumPy array, and
                                 back (in place); cpu only (CuPy's state is not readable)
+    standard_gamma(concentration, dtype, generator)   Gamma(``concentration``, 1) draws
+                                of ``concentration``'s shape (a positive float array), in
+                                ``dtype``, never below ``dtype``'s smallest normal number
+                                (a draw that underflows is clamped there, as PyTorch's)
+    poisson(rate, dtype, generator)   Poisson(``rate``) counts of ``rate``'s shape (a
+                                non-negative float array), as ``dtype`` (a float dtype)
+    binomial(count, prob, dtype, generator)   Binomial(``count``, ``prob``) successes, both
+                                float arrays of one shape (``count`` whole and
+                                non-negative, ``prob`` in [0, 1]), as ``dtype``
     categorical(weights, u)     int64 (rows, s): for each row of non-negative ``weights``
                                 (rows, k), with a positive sum, and each ``u[row, j]`` in
                                 [0, 1) (float64, from ``uniform``), the category whose share
@@ -259,6 +268,9 @@ class Backend:
     def new_generator(self, seed): self._missing("new_generator")
     def generator_state(self, generator): self._missing("generator_state")
     def set_generator_state(self, generator, state): self._missing("set_generator_state")
+    def standard_gamma(self, concentration, dtype, generator): self._missing("standard_gamma")
+    def poisson(self, rate, dtype, generator): self._missing("poisson")
+    def binomial(self, count, prob, dtype, generator): self._missing("binomial")
     def synchronize(self): self._missing("synchronize")
     def unary(self, name, a): self._missing("unary")
     def binary(self, name, a, b): self._missing("binary")

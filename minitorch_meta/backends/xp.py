@@ -180,6 +180,31 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         rng = generator or self.generator
         return self.xp.argsort(rng.random(n)).astype(dtype.numpy, copy=False)
 
+    # The three draws below are in float64 whatever ``dtype`` (NumPy's and CuPy's
+    # ``Generator`` both have ``standard_gamma``, ``poisson`` and ``binomial``; neither draws
+    # float16, and float64 keeps a small concentration's draws from underflowing before
+    # the clamp). ``size`` is given: CuPy's methods make a 0-d draw without it.
+    def standard_gamma(self, concentration, dtype, generator):
+        xp = self.xp
+        rng = generator or self.generator
+        shape = concentration.shape
+        draws = rng.standard_gamma(concentration.astype(xp.float64, copy=False), shape)
+        draws = draws.astype(dtype.numpy, copy=False)
+        return xp.maximum(draws, xp.finfo(dtype.numpy).tiny)
+
+    def poisson(self, rate, dtype, generator):
+        rng = generator or self.generator
+        counts = rng.poisson(rate.astype(self.xp.float64, copy=False), rate.shape)
+        return counts.astype(dtype.numpy, copy=False)
+
+    def binomial(self, count, prob, dtype, generator):
+        xp = self.xp
+        rng = generator or self.generator
+        # the generators take whole trial counts; ``count`` holds whole numbers already
+        successes = rng.binomial(count.astype(xp.int64), prob.astype(xp.float64, copy=False),
+                                 count.shape)
+        return successes.astype(dtype.numpy, copy=False)
+
     def categorical(self, weights, u):
         xp = self.xp
         rows, k = weights.shape

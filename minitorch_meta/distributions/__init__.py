@@ -7,13 +7,22 @@ distribution per file; ``constraints`` holds the sets parameters and values are 
 against, ``kl`` the pairwise divergences.
 """
 
-from . import constraint_registry, constraints, kl, transforms
+from . import (
+           constraint_registry,
+           constraints,
+           kl,
+           kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
+           transforms,
+)
 from .bernoulli import Bernoulli
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .chi2 import Chi2
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exponential import Exponential
+from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
@@ -22,9 +31,12 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .multinomial import Multinomial
+from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .pareto import Pareto
+from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
 from .weibull import Weibull
@@ -34,4 +46,5 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "kl_divergence", "register_kl",
            "Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "LogNormal", "Pareto",
            "TransformedDistribution", "Weibull", "biject_to", "constraint_registry",
-           "transform_to", "transforms"]
+           "transform_to", "transforms",
+           "Binomial", "Chi2", "Gamma", "Multinomial", "NegativeBinomial", "Poisson"]

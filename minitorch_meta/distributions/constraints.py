@@ -139,6 +139,27 @@ class _IndependentConstraint(Constraint):
         return f"{self.base_constraint!r}, {self.reinterpreted_batch_ndims}"
 
 
+class _HalfOpenInterval(_Interval):
+    """The interval ``[lower_bound, upper_bound)``."""
+
+    def check(self, value):
+        return (value >= self.lower_bound) & (value < self.upper_bound)
+
+
+class _Multinomial(Constraint):
+    """Non-negative count vectors along the last dim summing to at most ``upper_bound``
+    (PyTorch's check: the counts need not be whole)."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
+
+
 dependent = _Dependent()
 real = _Real()
 boolean = _Boolean()
@@ -156,6 +177,8 @@ less_than = _LessThan
 interval = _Interval
 integer_interval = _IntegerInterval
 independent = _IndependentConstraint
+half_open_interval = _HalfOpenInterval
+multinomial = _Multinomial
 
 
 def is_dependent(constraint) -> bool:
@@ -165,4 +188,5 @@ def is_dependent(constraint) -> bool:
 __all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_eq",
            "independent", "integer_interval", "interval", "is_dependent", "less_than",
            "nonnegative", "one_hot", "positive", "real", "real_vector", "simplex",
-           "unit_interval", "nonnegative_integer", "positive_integer"]
+           "unit_interval", "nonnegative_integer", "positive_integer",
+           "half_open_interval", "multinomial"]
