@@ -107,13 +107,14 @@ def test_device_argument_must_be_a_cuda_device():
 # -- on CUDA -----------------------------------------------------------------------------
 
 def _collect():
-    gc.collect()  # arrays die at once in CPython; this only makes sure
+    gc.collect()  # arrays in reference cycles (autograd graphs) die only here
 
 
 @pytest.mark.parametrize("device", [cuda_param()])
 def test_memory_numbers_and_peaks(device):
     mt.cuda.init()
     assert mt.cuda.is_initialized()
+    _collect()  # earlier tests' garbage would otherwise be freed in the middle of this one
     mt.cuda.reset_peak_memory_stats()
     before = mt.cuda.memory_allocated()
     assert mt.cuda.max_memory_allocated() == before
