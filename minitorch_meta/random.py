@@ -60,8 +60,10 @@ def set_rng_state(new_state) -> None:
 
 
 def seed_backend(backend, seed) -> None:
-    """Give ``backend`` a default generator derived from ``seed`` and its device."""
+    """Give ``backend`` a default generator derived from ``seed`` and its device, and note
+    ``seed`` on it as ``generator_seed`` (``cuda.initial_seed`` reports it)."""
     if backend.stores_data:
+        backend.generator_seed = int(seed)
         # Different devices get different but reproducible streams from one seed.
         stream = zlib.crc32(str(backend.device).encode())  # stable across processes
         backend.generator = backend.new_generator([seed, stream])

@@ -6,8 +6,9 @@ minitorch_meta never imports CuPy. Every reason CUDA cannot work becomes one
 message says what to do (see ``diagnose``).
 
 The CuPy-only pieces are: device selection (every kernel runs with this backend's GPU
-current, so ``cuda:1`` allocates on GPU 1), synchronisation, ``cupyx.scatter_add`` and
-``cupyx.scipy.special.erf``.
+current, so ``cuda:1`` allocates on GPU 1), synchronisation, ``cupyx.scatter_add``,
+``cupyx.scipy.special.erf`` and the memory numbers (``memory``, a ``cupy_memory.PoolMemory``
+whose peaks are raised after every kernel).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import functools
 from ..device import device as Device
 from ..errors import DeviceError
 from .base import Backend
+from .cupy_memory import PoolMemory
 from .xp import XpBackend
 
 NOT_INSTALLED = "cupy not installed"
@@ -138,11 +140,14 @@ def cuda_unavailable_reason(index: int | None = None) -> str | None:
 
 
 def _on_device(method):
-    """Run a kernel with this backend's GPU current, so its outputs are allocated there."""
+    """Run a kernel with this backend's GPU current, so its outputs are allocated there;
+    then raise the memory peaks (CuPy keeps none: see ``cupy_memory``)."""
     @functools.wraps(method)
     def kernel(self, *args, **kwargs):
         with self._cuda_device:
-            return method(self, *args, **kwargs)
+            result = method(self, *args, **kwargs)
+            self.memory.note_peak()
+        return result
     return kernel
 
 
@@ -167,6 +172,7 @@ class CupyBackend(XpBackend):
             index = cupy.cuda.runtime.getDevice()
         self._cupy, self._cupyx = cupy, cupyx
         self._cuda_device = cupy.cuda.Device(index)
+        self.memory = PoolMemory(cupy.get_default_memory_pool(), self._cuda_device)
         with self._cuda_device:
             super().__init__(Device("cuda", index), cupy, cupy.lib.stride_tricks.as_strided)
 

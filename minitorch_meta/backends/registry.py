@@ -62,6 +62,12 @@ def get_backend(device):
     return backend
 
 
+def make_current(backend) -> None:
+    """Let the device type of ``backend`` without an index (``"cuda"``) mean its device from
+    now on: ``cuda.set_device`` changes which GPU is current."""
+    _INSTANCES[(backend.device.type, None)] = backend
+
+
 def created_backends() -> list:
     """Every backend created so far, once each (``torch.func.vmap`` swaps their default
     generators for its ``randomness`` modes)."""

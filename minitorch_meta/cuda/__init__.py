@@ -1,9 +1,15 @@
-"""``minitorch_meta.cuda``: is CUDA usable, how many GPUs, and waiting for them (``torch.cuda``).
+"""``minitorch_meta.cuda``: is CUDA usable, how many GPUs, waiting for them, and the rest of
+``torch.cuda``'s device API: selecting a GPU and its properties (``devices.py``), memory
+numbers (``memory.py``), streams and events (``streams.py``) and the generators
+(``random.py``).
 
 Nothing here imports CuPy until a function is called, and every function is safe to call
-on a machine without CuPy or without a GPU: the queries answer False/0 there, while
-``synchronize``, ``current_device`` and ``check`` raise the ``CudaUnavailableError``
-(a ``DeviceError``) that says why CUDA cannot be used.
+on a machine without CuPy or without a GPU: there the queries answer as PyTorch's CPU-only
+build does (False, 0, an empty ``memory_stats``; ``empty_cache`` and ``seed`` do nothing),
+while what needs a GPU (``synchronize``, ``current_device``, ``set_device(0)``,
+``get_device_name``, ``Event``, ``Stream``, ``mem_get_info``, ``check``...) raises the
+``CudaUnavailableError`` (a ``DeviceError``, so a ``RuntimeError``) that says why CUDA
+cannot be used.
 """
 
 from __future__ import annotations
@@ -12,6 +18,51 @@ from ..backends import cupy_backend as _cupy_backend
 from ..backends.registry import get_backend as _get_backend
 from ..device import device as _device
 from ..errors import DeviceError
+from .devices import (
+    CudaDeviceProperties,
+    backend_of,
+    current_index,
+    device,
+    device_index,
+    device_of,
+    get_device_capability,
+    get_device_name,
+    get_device_properties,
+    init,
+    is_bf16_supported,
+    is_initialized,
+    set_device,
+)
+from .memory import (
+    empty_cache,
+    max_memory_allocated,
+    max_memory_reserved,
+    mem_get_info,
+    memory_allocated,
+    memory_reserved,
+    memory_stats,
+    reset_accumulated_memory_stats,
+    reset_max_memory_allocated,
+    reset_peak_memory_stats,
+)
+from .random import (
+    get_rng_state,
+    get_rng_state_all,
+    initial_seed,
+    seed,
+    seed_all,
+    set_rng_state,
+    set_rng_state_all,
+)
+from .streams import (
+    Event,
+    Stream,
+    StreamContext,
+    current_stream,
+    default_stream,
+    set_stream,
+    stream,
+)
 
 CudaUnavailableError = _cupy_backend.CudaUnavailableError
 
@@ -39,7 +90,7 @@ def device_count() -> int:
 
 def check(device: int | str | _device | None = None) -> None:
     """Raise ``CudaUnavailableError`` (cause and remedy in the message) unless ``device`` works."""
-    _cupy_backend.check_cuda(_index(device))
+    _cupy_backend.check_cuda(device_index(device))
 
 
 def current_device() -> int:
@@ -48,9 +99,7 @@ def current_device() -> int:
     Raises:
         CudaUnavailableError: when CUDA cannot be used here.
     """
-    cupy = _cupy_backend.import_cupy()
-    _raise_if(_cupy_backend.diagnose(cupy))
-    return int(cupy.cuda.runtime.getDevice())
+    return current_index()
 
 
 def synchronize(device: int | str | _device | None = None) -> None:
@@ -59,7 +108,7 @@ def synchronize(device: int | str | _device | None = None) -> None:
     Raises:
         CudaUnavailableError: when CUDA cannot be used here.
     """
-    _get_backend(_device("cuda", _index(device))).synchronize()
+    backend_of(device).synchronize()
 
 
 def manual_seed(seed: int) -> None:
@@ -80,23 +129,16 @@ def _seed(backend, seed: int) -> None:
     seed_backend(backend, int(seed))
 
 
-def _index(device) -> int | None:
-    """The index of a ``device`` argument: None, an int, ``"cuda:1"`` or a ``device``."""
-    if device is None or isinstance(device, int):
-        return device
-    device = _device(device)
-    if device.type != "cuda":
-        raise DeviceError(f"expected a CUDA device, got '{device}'")
-    return device.index
-
-
-def _raise_if(error) -> None:
-    if error is not None:
-        raise error
-
-
 __all__ = ["CudaUnavailableError", "check", "current_device", "device_count", "is_available",
-           "manual_seed", "manual_seed_all", "synchronize", "unavailable_reason"]
+           "manual_seed", "manual_seed_all", "synchronize", "unavailable_reason",
+           "CudaDeviceProperties", "Event", "Stream", "StreamContext", "current_stream",
+           "default_stream", "device", "device_of", "empty_cache", "get_device_capability",
+           "get_device_name", "get_device_properties", "get_rng_state", "get_rng_state_all",
+           "init", "initial_seed", "is_bf16_supported", "is_initialized",
+           "max_memory_allocated", "max_memory_reserved", "mem_get_info", "memory_allocated",
+           "memory_reserved", "memory_stats", "reset_accumulated_memory_stats",
+           "reset_max_memory_allocated", "reset_peak_memory_stats", "seed", "seed_all",
+           "set_device", "set_rng_state", "set_rng_state_all", "set_stream", "stream"]
 
 
 def __getattr__(name):

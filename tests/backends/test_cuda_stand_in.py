@@ -183,3 +183,54 @@ def test_the_runtime_reports_one_device(cp):
         device.synchronize()
     with pytest.raises(ValueError, match="one device"):
         cp.cuda.Device(1)
+
+
+def test_runtime_pieces_are_cupys(cp):
+    """The stand-in's streams, events, device and memory pool offer CuPy's names only."""
+    import cupy as installed_cupy
+
+    real = installed_cupy._real if installed() else installed_cupy
+    from tests.cuda_stand_in import memory, runtime
+
+    pairs = [(runtime.Device, real.cuda.Device), (runtime.Stream, real.cuda.Stream),
+             (runtime.Event, real.cuda.Event), (memory.MemoryPool, real.cuda.MemoryPool)]
+    for stand_in, cupy_class in pairs:
+        offered = {n for n in vars(stand_in) if not n.startswith("_")}
+        assert offered <= set(dir(cupy_class)), (stand_in, offered - set(dir(cupy_class)))
+    assert hasattr(real, "get_default_memory_pool")
+    for name in ("get_current_stream", "get_elapsed_time", "Stream", "Event", "Device"):
+        assert hasattr(real.cuda, name) and hasattr(cp.cuda, name)
+    with pytest.raises(AttributeError, match="lacks: remove them"):
+        runtime._checked(real.cuda, {"no_such_cupy_name": None})
+
+
+def test_memory_pool_counts_live_arrays(cp):
+    pool = cp.get_default_memory_pool()
+    before, reserved = pool.used_bytes(), pool.total_bytes()
+    a = cp.zeros(1000)
+    assert pool.used_bytes() == before + 8000 and pool.total_bytes() == reserved + 8000
+    view = a[::2]
+    assert pool.used_bytes() == before + 8000  # a view occupies nothing more
+    del a, view
+    assert pool.used_bytes() == before and pool.total_bytes() == reserved + 8000  # cached
+    pool.free_all_blocks()
+    assert pool.total_bytes() == pool.used_bytes()
+
+
+def test_events_and_streams(cp):
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record()
+    end.record(cp.cuda.Stream())
+    assert cp.cuda.get_elapsed_time(start, end) >= 0.0
+    with pytest.raises(RuntimeError, match="without timing"):
+        cp.cuda.get_elapsed_time(start, cp.cuda.Event(disable_timing=True))
+    stream = cp.cuda.Stream(non_blocking=False, priority=0)
+    previous = cp.cuda.get_current_stream()
+    stream.use()
+    assert cp.cuda.get_current_stream(0) is stream
+    previous.use()
+    assert cp.cuda.Stream.null.ptr == 0 and stream.done
+    props = cp.cuda.runtime.getDeviceProperties(0)
+    assert {"name", "totalGlobalMem", "major", "minor", "multiProcessorCount"} <= set(props)
+    free, total = cp.cuda.runtime.memGetInfo()
+    assert 0 <= free <= total

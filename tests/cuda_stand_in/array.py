@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .conversion import unwrap, wrap
+from .memory import POOL
 
 # The operators CuPy's ndarray defines (each checked against cupy.ndarray by the stand-in's
 # tests), as (method, ufunc name, reflected).
@@ -47,6 +48,7 @@ class DeviceArray:
 
     def __init__(self, host: np.ndarray):
         self._host = host
+        POOL._track(_owner(host))  # the memory pool counts what live arrays occupy
 
     # -- what CuPy refuses ------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):

@@ -14,6 +14,7 @@ import numpy as np
 
 from .array import DeviceArray
 from .conversion import unwrap, wrap
+from .memory import POOL
 from .runtime import build_cuda
 from .ufunc import StandInUfunc
 
@@ -134,6 +135,7 @@ def build_cupy(real_cupy) -> StandInNamespace:
     cupy = StandInNamespace("cupy", real_cupy, np, {
         "ndarray": DeviceArray,
         "asnumpy": _asnumpy,
+        "get_default_memory_pool": lambda: POOL,
         "__version__": real_cupy.__version__,
     })
     cupy._overrides["cuda"] = build_cuda(real_cupy)
