@@ -417,7 +417,8 @@ def __getattr__(name):
     import importlib
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing", "distributions", "func"):
+                "distributed", "linalg", "__config__", "testing", "distributions", "func",
+                "profiler"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
