@@ -195,6 +195,26 @@ def test_profile_memory_counts_the_outputs_bytes():
     assert prof.events()[0].cpu_memory_usage == 0  # meta allocates nothing
 
 
+def test_profile_memory_counts_device_bytes_apart(device):
+    x = mt.randn(8, 4, device=device)
+    with profile(profile_memory=True) as prof:
+        x.exp()
+    (event,) = prof.events()
+    on_cuda = mt.device(device).type == "cuda"
+    assert (event.cpu_memory_usage, event.device_memory_usage) == ((0, 128) if on_cuda
+                                                                   else (128, 0))
+
+
+def test_an_op_instance_called_twice_is_recorded_twice():
+    from minitorch_meta.ops.elementwise import Neg
+
+    x, op = mt.randn(3), Neg()
+    with profile() as prof:
+        op(x)
+        op(x)
+    assert [event.name for event in prof.events()] == ["aten::neg", "aten::neg"]
+
+
 def test_with_stack_names_the_callers_line():
     x = mt.randn(3)
     with profile(with_stack=True) as prof:
