@@ -428,7 +428,7 @@ def __getattr__(name):
 
     if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                 "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                "amp", "cpu", "accelerator"):
+                "amp", "cpu", "accelerator", "profiler"):
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization

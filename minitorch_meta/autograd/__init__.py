@@ -9,6 +9,8 @@
 - ``anomaly_mode.py``: ``detect_anomaly``, forward stacks and NaN checks for backward errors;
 - ``gradcheck.py``: ``gradcheck``, finite differences against the analytical gradients;
 - ``functional.py``: ``autograd.functional.jacobian`` and ``vjp``.
+- ``profiler.py``: ``autograd.profiler.profile``, PyTorch's older profiler API (loaded on
+  first use; the code is in the ``profiler`` package).
 """
 
 from __future__ import annotations
@@ -33,3 +35,12 @@ __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode"
            "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_grad_enabled",
            "Function", "Variable", "detect_anomaly", "set_detect_anomaly", "functional",
            "gradcheck", "gradgradcheck"]
+
+
+def __getattr__(name):
+    # ``autograd.profiler`` loads on first use, so that importing minitorch_meta stays light.
+    if name == "profiler":
+        import importlib
+
+        return importlib.import_module(".profiler", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -108,6 +108,7 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
     # Every edge into a node decrements its count once, so a node reaches zero (and is
     # made ready) exactly once: no set of nodes already made ready is needed.
     anomaly = _anomaly_state.enabled  # read once per backward, not per node
+    timers = _node_timers()  # () unless a profiler is recording
     with no_grad():
         while ready:
             node = ready.pop()
@@ -126,6 +127,8 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
                 # Every edge into this node carried no gradient (an op returned None for
                 # it): nothing to compute, but its inputs still wait on this edge.
                 input_grads = (None,) * len(node.next_functions)
+            elif timers:
+                input_grads = _timed_step(timers, node, grad, grad_owned, retain_graph, anomaly)
             elif isinstance(node, AccumulateGrad):
                 node.accumulate(grad, grad_owned)
                 continue
@@ -143,6 +146,41 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
                 if count == 0:
                     ready.append(next_node)
     return captured
+
+
+def _step(node, grad, grad_owned: bool, retain_graph: bool, anomaly: bool) -> tuple:
+    """One node's share of the walk: its input gradients (a leaf's node adds into ``.grad``
+    and passes nothing on). The loop of ``_run`` inlines this; timed runs call it."""
+    if isinstance(node, AccumulateGrad):
+        node.accumulate(grad, grad_owned)
+        return ()
+    if anomaly:
+        return checked_backward(node, grad, retain_graph)
+    return node._backward(grad, retain_graph)
+
+
+def _timed_step(timers, node, grad, grad_owned: bool, retain_graph: bool, anomaly: bool):
+    """``_step`` with the profilers told when the node starts and ends (also on error)."""
+    for timer in timers:
+        timer.node_started(node)
+    try:
+        return _step(node, grad, grad_owned, retain_graph, anomaly)
+    finally:
+        for timer in reversed(timers):
+            timer.node_ended(node)
+
+
+_op_observers = None  # ``ops.function._observers``, bound on first use (import cycle)
+
+
+def _node_timers() -> tuple:
+    """The op observers that also time backward nodes (``node_started``): the profilers."""
+    global _op_observers
+    if _op_observers is None:
+        from ..ops.function import _observers as _op_observers
+    if not _op_observers:
+        return ()
+    return tuple(o for o in _op_observers if hasattr(o, "node_started"))
 
 
 def _leads_on(node, needed: set) -> bool:

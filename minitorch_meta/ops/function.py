@@ -53,6 +53,9 @@ class Function:
     #: (see ``versions.py``).
     saved_for_backward = ()
 
+    #: True while ``observed_call`` runs this op: its own dispatch then skips the observers
+    _observed = False
+
     #: the hyper-parameters' names (the keywords given to the constructor, as a dict, or
     #: the parameters of an op's own ``__init__``); none by default
     _hyper = MappingProxyType({})
@@ -87,6 +90,8 @@ class Function:
     def __call__(self, *inputs):
         # The hot path of every op: plain loops and attribute reads, and no object built
         # per call beyond the output tensor (and, when recording, the node's edges).
+        if _observers and not self._observed:  # one list test when nothing observes
+            return observed_call(self, inputs)
         single = len(inputs) == 1  # most ops: then no loop over the inputs
         if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
                       and inputs[0]._backend is inputs[1]._backend):  # two on one device
@@ -124,9 +129,6 @@ class Function:
             result._version_counter = inputs[0]._counter()
         if self.multiple_outputs:
             result = (result,) + tuple(_make_tensor(a, backend) for a in outputs[1:])
-        if _observers:
-            for observer in _observers:
-                observer(self, inputs, result)
         return result
 
     def _record(self, backend, inputs) -> None:
@@ -226,7 +228,32 @@ _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;
 # the shape tools count products and memory with them. Empty (and free) otherwise.
+# An observer that times ops (the profiler) also has ``op_started(function, inputs)`` and
+# ``op_failed(function)``, and ``node_started(node)``/``node_ended(node)``, which the
+# autograd engine calls around each node's backward.
 _observers: list = []
+
+
+def observed_call(function, inputs):
+    """Run ``function`` on ``inputs`` with the observers watching: ``op_started`` of those
+    that time ops, the op's own dispatch, then every observer, or ``op_failed`` if the op
+    raised (the time was spent all the same). Only called while some observer exists."""
+    observers = tuple(_observers)  # an observer may leave the list while the op runs
+    timers = [observer for observer in observers if hasattr(observer, "op_started")]
+    for timer in timers:
+        timer.op_started(function, inputs)
+    function._observed = True
+    try:
+        result = function(*inputs)
+    except BaseException:
+        for timer in reversed(timers):
+            timer.op_failed(function)
+        raise
+    finally:
+        function._observed = False  # the same instance called again is observed again
+    for observer in observers:
+        observer(function, inputs, result)
+    return result
 
 
 class observe:  # noqa: N801 - used as a context manager, like no_grad
