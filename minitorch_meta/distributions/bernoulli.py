@@ -21,7 +21,21 @@ def _probs_or_logits(probs, logits):
     return ("probs", probs) if probs is not None else ("logits", logits)
 
 
-class Bernoulli(Distribution):
+class BinaryProbsOrLogits:
+    """The ``probs``/``logits`` pair of a distribution of successes given either one
+    (Bernoulli, Binomial, NegativeBinomial, Geometric): the other is computed from it, once,
+    on first read."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+
+class Bernoulli(BinaryProbsOrLogits, Distribution):
     """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0, in the parameter's
     float dtype. Give exactly one of ``probs`` and ``logits``; the other is derived on
     first use. Not reparameterisable: samples carry no gradient.
@@ -41,14 +55,6 @@ class Bernoulli(Distribution):
         self._param = param
         batch_shape = Size() if isinstance(given, Number) else param.shape
         super().__init__(batch_shape, validate_args=validate_args)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:

@@ -9,12 +9,12 @@ from ..nn.functional import softplus
 from ..size import Size
 from ..variate_functions import binomial
 from . import constraints
-from .bernoulli import _probs_or_logits
+from .bernoulli import BinaryProbsOrLogits, _probs_or_logits
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all
 
 
-class Binomial(Distribution):
+class Binomial(BinaryProbsOrLogits, Distribution):
     """``P(X = k) = C(n, k) p^k (1 - p)^(n - k)`` for ``k = 0 .. n`` (``n`` the
     ``total_count``, ``p`` the ``probs`` or ``sigmoid(logits)``), as floats of the
     parameter's dtype. ``total_count`` broadcasts with the parameter and takes its dtype.
@@ -51,14 +51,6 @@ class Binomial(Distribution):
     @property
     def support(self):
         return constraints.integer_interval(0, self.total_count)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:

@@ -10,12 +10,12 @@ from ..nn.functional import binary_cross_entropy_with_logits
 from ..size import Size
 from ..type_info import finfo
 from . import constraints
-from .bernoulli import _probs_or_logits
+from .bernoulli import BinaryProbsOrLogits, _probs_or_logits
 from .distribution import Distribution
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all
 
 
-class Geometric(Distribution):
+class Geometric(BinaryProbsOrLogits, Distribution):
     """``P(X = k) = (1 - p)^k p`` for ``k = 0, 1, ...`` (``p = probs`` or
     ``sigmoid(logits)``), in the parameter's float dtype. Not reparameterisable.
 
@@ -45,14 +45,6 @@ class Geometric(Distribution):
             raise ValueError(f"Expected parameter probs ({type(value).__name__} of shape "
                              f"{tuple(value.shape)}) of distribution {self!r} to be positive "
                              f"but found invalid values:\n{value.detach()[~valid]}")
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def mean(self):

@@ -8,13 +8,13 @@ from ..nn.functional import logsigmoid
 from ..size import Size
 from ..variate_functions import poisson
 from . import constraints
-from .bernoulli import _probs_or_logits
+from .bernoulli import BinaryProbsOrLogits, _probs_or_logits
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all, lazy_property
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryProbsOrLogits, Distribution):
     """Successes of probability ``probs`` (or ``sigmoid(logits)``) before ``total_count``
     failures (a real count >= 0): ``P(X = k) = Gamma(n + k) / (k! Gamma(n)) p^k
     (1 - p)^n``, as floats of the parameter's dtype. Sampled as a Poisson draw of a
@@ -47,14 +47,6 @@ class NegativeBinomial(Distribution):
         new.__dict__.pop("_gamma", None)  # rebuilt from the expanded parameters
         new._param = new.__dict__["probs" if "probs" in new.__dict__ else "logits"]
         return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:
