@@ -9,11 +9,10 @@ No gradient.
 
 from __future__ import annotations
 
-from .. import dtypes
-from .elementwise import Binary
+from .gcd_lcm import IntegerBinary
 
 
-class Shift(Binary):
+class Shift(IntegerBinary):
     """Base of the two shifts: the kernel runs on in-range shifts only.
 
     Shape:
@@ -25,17 +24,8 @@ class Shift(Binary):
         type and words).
     """
 
-    differentiable = False
     #: PyTorch's name of its CPU kernel, as its error message gives it
     torch_kernel = "lshift_cpu"
-
-    def result_dtype(self, compute_dtype):
-        if compute_dtype.is_floating_point or compute_dtype is dtypes.bool_:
-            name = dtypes.SCALAR_TYPE_NAMES[compute_dtype]
-            raise NotImplementedError(f'"{self.torch_kernel}" not implemented for \'{name}\' '
-                                      f"({self.op_name} shifts integers; the operands "
-                                      f"promote to {compute_dtype})")
-        return compute_dtype
 
     def forward(self, backend, a, b=None):
         x, y = self.operands(backend, a, b)

@@ -11,7 +11,7 @@ from .elementwise import Binary
 
 
 class IntegerBinary(Binary):
-    """Base of gcd/lcm: two integer tensors, broadcast and promoted.
+    """Base of gcd/lcm and the shifts: two integer tensors, broadcast and promoted.
 
     Shape:
         ``a`` and ``b`` broadcast together; the output has the broadcast shape and the
@@ -24,10 +24,15 @@ class IntegerBinary(Binary):
 
     differentiable = False
 
+    @property
+    def torch_kernel(self) -> str:
+        """PyTorch's name of its CPU kernel, as its error message gives it."""
+        return f"{self.op_name}_cpu"
+
     def result_dtype(self, compute_dtype):
         if compute_dtype.is_floating_point or compute_dtype is dtypes.bool_:
             name = dtypes.SCALAR_TYPE_NAMES[compute_dtype]
-            raise NotImplementedError(f'"{self.op_name}_cpu" not implemented for \'{name}\' '
+            raise NotImplementedError(f'"{self.torch_kernel}" not implemented for \'{name}\' '
                                       f"({self.op_name} takes integer tensors; the operands "
                                       f"promote to {compute_dtype})")
         return compute_dtype
