@@ -7,7 +7,7 @@ composes it (``unsqueeze(-2)``, pool, ``squeeze(-2)``), so its ``grad_fn`` reads
 from __future__ import annotations
 
 from ..ops.adaptive_max_pooling import AdaptiveMaxPool2d as _AdaptiveMaxPool2dOp
-from ..ops.shapes import ShapeRuntimeError, fmt
+from ..ops.shapes import ShapeRuntimeError, fmt, require_non_empty
 from ..tensor import Tensor
 from .module import Module
 
@@ -50,11 +50,7 @@ def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices:
         raise ShapeRuntimeError(op, f"expected 2 to 3 dimensions, (C, L) or (N, C, L), but got "
                                     f"a {input.dim()}-D input of shape {fmt(input.shape)}")
     size = _length(op, output_size)
-    for axis in range(1, input.dim()):  # as in 2-D, the first dimension may be empty
-        if input.shape[axis] == 0:
-            raise ShapeRuntimeError(op, f"expected input to have non-zero size for non-batch "
-                                        f"dimensions, but input has sizes {fmt(input.shape)} "
-                                        f"with dimension {axis} being empty")
+    require_non_empty(op, tuple(input.shape), range(1, input.dim()))
     y, indices = adaptive_max_pool2d_with_indices(input.unsqueeze(-2), (1, size))
     return y.squeeze(-2), indices.squeeze(-2)
 

@@ -42,12 +42,7 @@ class AdaptiveMaxPool2d(OptionalIndices):
             raise ShapeRuntimeError(op, f"expected a 3-D (C, H, W) or 4-D (N, C, H, W) input, "
                                         f"but got a {len(shape)}-D input of shape "
                                         f"{shapes.fmt(shape)}")
-        for axis in range(1, len(shape)):  # PyTorch lets the first dimension be empty
-            if shape[axis] == 0:
-                raise ShapeRuntimeError(op, f"expected input to have non-zero size for "
-                                            f"non-batch dimensions, but input has sizes "
-                                            f"{shapes.fmt(shape)} with dimension {axis} being "
-                                            f"empty")
+        shapes.require_non_empty(op, shape, range(1, len(shape)))
         self.out_hw = adaptive_output_size(op, self.output_size, shape[-2:], ShapeRuntimeError)
         _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64))
         out = (shape[:-2] + self.out_hw, x.dtype)

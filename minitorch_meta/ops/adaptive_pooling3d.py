@@ -13,7 +13,7 @@ from .avg_pooling import _require_dtype
 from .function import Function
 from .max_pool_gradient import OptionalIndices, gradient_to_winners
 from .pooling3d import as_5d, like
-from .shapes import ShapeError, ShapeRuntimeError, fmt
+from .shapes import ShapeError, ShapeRuntimeError, fmt, require_non_empty
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 
@@ -45,14 +45,6 @@ def _require_rank(op: str, shape, error) -> None:
                         f"a {len(shape)}-D input of shape {fmt(shape)}")
 
 
-def _require_not_empty(op: str, shape, axes, error) -> None:
-    for axis in axes:
-        if shape[axis] == 0:
-            raise error(op, f"Expected input to have non-zero size for non-batch dimensions, "
-                            f"but input has sizes {fmt(shape)} with dimension {axis} being "
-                            f"empty")
-
-
 class AdaptiveAvgPool3d(Function):
     """Mean over windows fitted to ``output_size`` (PyTorch's ``F.adaptive_avg_pool3d``);
     windows may overlap and vary in size. A 1x1x1 output's ``grad_fn`` reads
@@ -78,7 +70,7 @@ class AdaptiveAvgPool3d(Function):
         _require_rank(op, shape, ShapeError)
         out = adaptive_output_size_3d(op, self.output_size, shape[-3:])
         if out != (1, 1, 1):  # PyTorch takes a 1x1x1 output as a mean, which skips this
-            _require_not_empty(op, shape, range(len(shape) - 3, len(shape)), ShapeError)
+            require_non_empty(op, shape, range(len(shape) - 3, len(shape)), ShapeError)
         _require_dtype(op, x.dtype, _FLOATS)
         self.out_size = out
         if out == (1, 1, 1):
@@ -119,7 +111,7 @@ class AdaptiveMaxPool3d(OptionalIndices):
         op = self.op_name
         shape = tuple(x.shape)
         _require_rank(op, shape, ShapeRuntimeError)
-        _require_not_empty(op, shape, range(1, len(shape)), ShapeRuntimeError)
+        require_non_empty(op, shape, range(1, len(shape)), ShapeRuntimeError)
         self.out_size = adaptive_output_size_3d(op, self.output_size, shape[-3:],
                                                 ShapeRuntimeError)
         _require_dtype(op, x.dtype, _FLOATS)

@@ -12,7 +12,7 @@ from .. import dtypes
 from . import shapes
 from .conv import pair
 from .function import Function
-from .shapes import ShapeError, fmt
+from .shapes import ShapeError, fmt, require_non_empty
 
 
 def _require_dtype(op: str, dtype, allowed) -> None:
@@ -188,12 +188,9 @@ class AdaptiveAvgPool2d(Function):
         shape = tuple(x.shape)
         _require_rank(op, shape)
         out_hw = self._output_size(shape[-2:])
-        for axis in (len(shape) - 2, len(shape) - 1):
-            # PyTorch takes a 1x1 output as a mean, which skips this check (and gives NaN).
-            if shape[axis] == 0 and out_hw != (1, 1):
-                raise ShapeError(op, f"expected input to have non-zero size for non-batch "
-                                     f"dimensions, but input has sizes {fmt(shape)} with "
-                                     f"dimension {axis} being empty")
+        # PyTorch takes a 1x1 output as a mean, which skips this check (and gives NaN).
+        if out_hw != (1, 1):
+            require_non_empty(op, shape, (len(shape) - 2, len(shape) - 1), ShapeError)
         _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64))
         self.out_hw = out_hw
         if out_hw == (1, 1):

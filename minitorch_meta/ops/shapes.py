@@ -237,6 +237,16 @@ def require_positive(op: str, **values) -> None:
             raise ShapeError(op, f"{name} should be greater than zero, got {value}")
 
 
+def require_non_empty(op: str, shape, axes, error=ShapeRuntimeError) -> None:
+    """PyTorch's error (``error``: the class its op raises it as) when a dimension among
+    ``axes`` of ``shape`` is empty; the adaptive poolings let the batch dimension be."""
+    for axis in axes:
+        if shape[axis] == 0:
+            raise error(op, f"Expected input to have non-zero size for non-batch dimensions, "
+                            f"but input has sizes {fmt(shape)} with dimension {axis} being "
+                            "empty")
+
+
 def require_ndim(op: str, name: str, shape, allowed, meaning: str = "") -> None:
     if len(shape) not in allowed:
         wanted = " or ".join(f"{n}-D" for n in allowed)

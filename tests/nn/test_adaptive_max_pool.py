@@ -105,10 +105,10 @@ ERRORS = [  # (function name, input shape, output_size, our message)
      "adaptive_max_pool2d: expected a 3-D (C, H, W) or 4-D (N, C, H, W) input, but got a 2-D "
      "input of shape (4, 4)"),
     ("adaptive_max_pool2d", (1, 1, 0, 4), 2,
-     "adaptive_max_pool2d: expected input to have non-zero size for non-batch dimensions, but "
+     "adaptive_max_pool2d: Expected input to have non-zero size for non-batch dimensions, but "
      "input has sizes (1, 1, 0, 4) with dimension 2 being empty"),
     ("adaptive_max_pool2d", (1, 0, 4, 4), 2,
-     "adaptive_max_pool2d: expected input to have non-zero size for non-batch dimensions, but "
+     "adaptive_max_pool2d: Expected input to have non-zero size for non-batch dimensions, but "
      "input has sizes (1, 0, 4, 4) with dimension 1 being empty"),
     ("adaptive_max_pool2d", (1, 1, 4, 4), -1,
      "adaptive_max_pool2d: elements of output_size must be greater than or equal to 0 but "
@@ -125,7 +125,7 @@ ERRORS = [  # (function name, input shape, output_size, our message)
      "adaptive_max_pool1d: expected 2 to 3 dimensions, (C, L) or (N, C, L), but got a 1-D "
      "input of shape (4,)"),
     ("adaptive_max_pool1d", (1, 1, 0), 2,
-     "adaptive_max_pool1d: expected input to have non-zero size for non-batch dimensions, but "
+     "adaptive_max_pool1d: Expected input to have non-zero size for non-batch dimensions, but "
      "input has sizes (1, 1, 0) with dimension 2 being empty"),
     ("adaptive_max_pool1d", (1, 4), (2, 3),
      "adaptive_max_pool1d: argument 'output_size' should contain one int (got 2)"),

@@ -158,10 +158,10 @@ ADAPTIVE_ERRORS = [
     ((-1, 2), (1, 1, 4, 4), "adaptive_avg_pool2d: elements of output_size must be greater "
                             "than or equal to 0 but received {-1, 2}"),
     ((1, 2, 3), (1, 1, 4, 4), "adaptive_avg_pool2d: output_size must be 2, got (1, 2, 3)"),
-    (2, (1, 1, 0, 4), "adaptive_avg_pool2d: expected input to have non-zero size for "
+    (2, (1, 1, 0, 4), "adaptive_avg_pool2d: Expected input to have non-zero size for "
                       "non-batch dimensions, but input has sizes (1, 1, 0, 4) with dimension 2 "
                       "being empty"),
-    (2, (1, 0, 4), "adaptive_avg_pool2d: expected input to have non-zero size for non-batch "
+    (2, (1, 0, 4), "adaptive_avg_pool2d: Expected input to have non-zero size for non-batch "
                    "dimensions, but input has sizes (1, 0, 4) with dimension 1 being empty"),
     (2, (4, 4), "adaptive_avg_pool2d: expected a 3-D (unbatched) or 4-D (batched) input "
                 "(N, C, H, W), but got a 2-D input of shape (4, 4)"),
