@@ -13,6 +13,7 @@ from numbers import Number
 from . import dtypes
 from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
+from .backends.base import is_basic_index
 from .device import device as Device
 from .device import to_device
 from .errors import ShapeError
@@ -582,19 +583,12 @@ def _refuse_overlapping_write(backend, data, index) -> None:
     would write one location four times, as would any indexing with tensors (PyTorch
     deprecates those writes into expanded tensors; here they are refused).
     """
-    if _is_basic_index(index) and not backend.has_internal_overlap(backend.getitem(data, index)):
+    if is_basic_index(index) and not backend.has_internal_overlap(backend.getitem(data, index)):
         return
     raise RuntimeError("unsupported operation: more than one element of the written-to "
                        "tensor refers to a single memory location (it is an expand() view, "
                        "or a view of one). Please clone() the tensor before performing the "
                        "operation.")
-
-
-def _is_basic_index(index) -> bool:
-    """Whether ``index`` holds only ints, slices, None and Ellipsis (a view, not a gather)."""
-    items = index if type(index) is tuple else (index,)
-    return all(type(i) is int or type(i) is slice or i is None or i is Ellipsis
-               for i in items)
 
 
 def is_tensor(obj) -> bool:

@@ -358,6 +358,14 @@ class Backend:
     def adaptive_max_pool3d(self, x, out_size): self._missing("adaptive_max_pool3d")
 
 
+def is_basic_index(index) -> bool:
+    """Whether ``index`` holds only ints, slices, None and Ellipsis: it selects a view, each
+    element at most once (a bool, an array or a list is advanced indexing: a gather)."""
+    items = index if type(index) is tuple else (index,)
+    return all(type(i) is int or type(i) is slice or i is None or i is Ellipsis
+               for i in items)
+
+
 def contiguous_strides(shape) -> tuple:
     """The strides, in elements, of a C-ordered array of ``shape``, as PyTorch gives them
     (a dimension of size 0 steps as if it had size 1: ``(2, 0, 3) -> (3, 3, 1)``)."""

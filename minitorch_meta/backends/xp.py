@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from . import xp_special
-from .base import Backend, broadcast_axes, contiguous_strides
+from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
 from .xp_conv import ConvKernels
@@ -347,14 +347,14 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def index_add(self, shape, index, values, dtype):
         out = self.xp.zeros(shape, dtype.numpy)
-        if _is_basic_index(index):
+        if is_basic_index(index):
             out[index] = values  # basic indices select each element at most once
         else:
             self.scatter_add(out, index, values)
         return out
 
     def accumulate(self, target, index, values):
-        if _is_basic_index(index):
+        if is_basic_index(index):
             # Basic indexing gives a view, so ``+=`` writes into target. With an Ellipsis
             # in it, one that picks a single element is a 0-d view too (not a scalar).
             items = index if isinstance(index, tuple) else (index,)
@@ -459,9 +459,3 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         wanted = xp.searchsorted(pool, values) + row * pool.size
         found = xp.searchsorted(keys.reshape(-1), wanted.reshape(-1), side=side)
         return found.reshape(values.shape).astype(xp.int64, copy=False) - row * m
-
-
-def _is_basic_index(index) -> bool:
-    """True when ``index`` uses only ints, slices, None and Ellipsis (no repeated picks)."""
-    items = index if isinstance(index, tuple) else (index,)
-    return all(isinstance(i, (int, slice)) or i is None or i is Ellipsis for i in items)
