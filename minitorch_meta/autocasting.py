@@ -191,14 +191,10 @@ def _is_tensor(value) -> bool:
 
 def _first_device_type(args, kwargs) -> str | None:
     """The device type of the op's first tensor argument (PyTorch dispatches on it)."""
-    for value in (*args, *kwargs.values()):
-        if _is_tensor(value):
-            return value.device.type
-        if isinstance(value, (list, tuple)):
-            found = _first_device_type(value, {})
-            if found is not None:
-                return found
-    return None
+    from .tensor import tensors_in
+
+    first = next(tensors_in((*args, *kwargs.values())), None)
+    return None if first is None else first.device.type
 
 
 def _is_eligible(tensor, device_type: str) -> bool:

@@ -126,17 +126,16 @@ def with_out(function, name: str, exact_dtype: bool = False):
 def _call_into(function, name: str, exact_dtype: bool, args, kwargs, out):
     # Imported here: ``linalg`` (which ``tensor`` imports) wraps its functions at import.
     from .autograd import is_grad_enabled
-    from .tensor import Tensor
+    from .tensor import Tensor, tensors_in
 
     outs = _out_tensors(name, out, Tensor)
-    if is_grad_enabled() and (any(t.requires_grad for t in outs) or any(
-            t.requires_grad for t in _tensors_in(args, kwargs, Tensor))):
+    inputs = tuple(tensors_in((*args, *kwargs.values())))
+    if is_grad_enabled() and any(t.requires_grad for t in outs + inputs):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires "
                            "grad.")
     # ``normal(mean, std, size)`` with two numbers is a factory too; with tensors it is not
-    if name in FACTORIES or (name == "normal"
-                              and next(_tensors_in(args, kwargs, Tensor), None) is None):
+    if name in FACTORIES or (name == "normal" and not inputs):
         kwargs = _factory_options(name, kwargs, outs[0])
     result = function(*args, **kwargs)
     results = (result,) if isinstance(result, Tensor) else tuple(result)
@@ -157,15 +156,6 @@ def _out_tensors(name: str, out, Tensor) -> tuple:  # noqa: N803 - the class
         raise TypeError(f"{name}(): argument 'out' must be a Tensor (or a tuple of Tensors "
                         f"for a function with several results), not {type(out).__name__}")
     return tuple(outs)
-
-
-def _tensors_in(args, kwargs, Tensor):  # noqa: N803 - the class
-    """Every Tensor among the arguments, also inside lists and tuples (``cat``'s)."""
-    for value in (*args, *kwargs.values()):
-        if isinstance(value, Tensor):
-            yield value
-        elif isinstance(value, (tuple, list)):
-            yield from (v for v in value if isinstance(v, Tensor))
 
 
 def _factory_options(name: str, kwargs: dict, out) -> dict:

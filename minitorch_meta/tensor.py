@@ -596,6 +596,16 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
+def tensors_in(values):
+    """Every Tensor among ``values``, in order, also inside (nested) lists and tuples, as a
+    function's arguments hold them (``cat``'s list)."""
+    for value in values:
+        if isinstance(value, Tensor):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            yield from tensors_in(value)
+
+
 def _copy_slots(source: Tensor, target: Tensor) -> None:
     for name in Tensor.__slots__[:-1]:
         setattr(target, name, getattr(source, name))

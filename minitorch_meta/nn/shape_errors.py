@@ -11,7 +11,7 @@ op's own message stays first.
 from __future__ import annotations
 
 from ..errors import ShapeError
-from ..tensor import Tensor
+from ..tensor import tensors_in
 
 _LINEAR_OPS = ("linear", "addmm", "mm", "matmul")
 _IMAGE_OPS = ("conv2d", "max_pool2d")
@@ -22,7 +22,7 @@ def annotate(module, error: ShapeError, args: tuple) -> None:
     holder = getattr(error, "_holder", None)
     if holder is None:
         error.module = module
-        error.input_shapes = [tuple(a._data.shape) for a in _tensors(args)]
+        error.input_shapes = [tuple(a._data.shape) for a in tensors_in(args)]
         error.hint = hint_for(module, error.op, error.input_shapes)
         error._path = []
     elif holder is not module:
@@ -30,14 +30,6 @@ def annotate(module, error: ShapeError, args: tuple) -> None:
     error._holder = module
     error.module_path = ".".join(error._path)
     error.args = (_message(error),)
-
-
-def _tensors(args):
-    for a in args:
-        if isinstance(a, Tensor):
-            yield a
-        elif isinstance(a, (tuple, list)):
-            yield from _tensors(a)
 
 
 def _name_in(parent, child) -> list:
