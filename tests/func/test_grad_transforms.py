@@ -8,6 +8,7 @@ import pytest
 
 import minitorch_meta as mt
 from tests.devices import tensor_device
+from tests.func.trees import as_numpy, assert_trees_close
 
 X = np.array([0.5, -1.25, 2.0], dtype=np.float64)
 Y = np.array([[1.0, 0.5, -0.5], [2.0, -1.0, 0.25]], dtype=np.float64)
@@ -17,28 +18,8 @@ def _torch():
     return pytest.importorskip("torch", reason="PyTorch is the test reference")
 
 
-def _np(tree):
-    """Nested tuples/dicts of tensors as the same nesting of NumPy arrays."""
-    if isinstance(tree, dict):
-        return {k: _np(v) for k, v in tree.items()}
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_np(v) for v in tree)
-    return tree.detach().cpu().numpy()
 
 
-def _assert_trees_close(ours, ref):
-    assert type(ours) is type(ref)
-    if isinstance(ours, dict):
-        assert list(ours) == list(ref)
-        for key in ours:
-            _assert_trees_close(ours[key], ref[key])
-    elif isinstance(ours, (tuple, list)):
-        assert len(ours) == len(ref)
-        for a, b in zip(ours, ref):
-            _assert_trees_close(a, b)
-    else:
-        assert ours.shape == ref.shape
-        np.testing.assert_allclose(ours, ref, rtol=1e-10, atol=1e-12)
 
 
 def _loss(T, x, y):
@@ -56,7 +37,7 @@ def _both(build):
 def test_grad_matches_torch_for_each_argnums(argnums):
     ours, ref = _both(lambda T, t: T.func.grad(lambda x, y: _loss(T, x, y), argnums=argnums)(
         t(X), t(Y)))
-    _assert_trees_close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-10)
 
 
 def test_grad_matches_finite_differences():
@@ -88,7 +69,7 @@ def test_grad_of_a_dict_of_parameters_has_the_dict_structure():
         return T.func.grad(lambda p, x: ((p["w"] @ x + p["b"]) ** 2).sum())(params, t(X))
 
     ours, ref = _both(build)
-    _assert_trees_close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-10)
 
 
 def test_grad_and_value_with_aux_and_kwargs_match_torch():
@@ -100,7 +81,8 @@ def test_grad_and_value_with_aux_and_kwargs_match_torch():
         return T.func.grad_and_value(f, has_aux=True)(t(X), scale=t(Y[0]))
 
     (ours_g, (ours_v, ours_aux)), (ref_g, (ref_v, ref_aux)) = _both(build)
-    _assert_trees_close(_np((ours_g, ours_v, ours_aux)), _np((ref_g, ref_v, ref_aux)))
+    assert_trees_close(as_numpy((ours_g, ours_v, ours_aux)), as_numpy((ref_g, ref_v, ref_aux)),
+                       rtol=1e-10)
     ours_gr, ours_aux2 = mt.func.grad(lambda x: ((x * x).sum(), x), has_aux=True)(
         mt.tensor(X))
     np.testing.assert_allclose(ours_gr.numpy(), 2 * X)
@@ -110,7 +92,7 @@ def test_grad_and_value_with_aux_and_kwargs_match_torch():
 def test_unused_inputs_and_outputs_without_graph_give_zeros_as_torch():
     ours, ref = _both(lambda T, t: T.func.grad(lambda x, y: y.sum(), argnums=(0, 1))(
         t(X), t(X)))
-    _assert_trees_close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-10)
     ours = mt.func.grad(lambda x: x.sum().long())(mt.tensor(X))
     assert ours.tolist() == [0.0, 0.0, 0.0]
 
@@ -163,7 +145,7 @@ def test_vjp_matches_torch_with_structured_primals_and_outputs():
         return out, vjp_fn(cotangents), vjp_fn(cotangents)
 
     ours, ref = _both(build)
-    _assert_trees_close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-10)
 
 
 def test_vjp_with_aux_and_no_graph_left_on_results(device):
@@ -224,7 +206,7 @@ def test_jacrev_matches_torch(case):
         return T.func.jacrev(f, argnums=argnums, chunk_size=chunk_size)(*args)
 
     ours, ref = _both(build)
-    _assert_trees_close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-10)
 
 
 def test_jacrev_with_aux_on_device(device):

@@ -8,6 +8,7 @@ import pytest
 
 import minitorch_meta as mt
 from tests.devices import tensor_device
+from tests.func.trees import as_numpy, assert_trees_close
 
 A = np.arange(12, dtype=np.float64).reshape(3, 4) / 7 - 0.5
 V = np.array([0.5, -1.0, 2.0, 0.25], dtype=np.float64)
@@ -17,26 +18,8 @@ def _torch():
     return pytest.importorskip("torch", reason="PyTorch is the test reference")
 
 
-def _np(tree):
-    if isinstance(tree, dict):
-        return {k: _np(v) for k, v in tree.items()}
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_np(v) for v in tree)
-    return tree.detach().cpu().numpy()
 
 
-def _close(ours, ref):
-    assert type(ours) is type(ref)
-    if isinstance(ours, dict):
-        assert list(ours) == list(ref)
-        for key in ours:
-            _close(ours[key], ref[key])
-    elif isinstance(ours, (tuple, list)):
-        for a, b in zip(ours, ref, strict=True):
-            _close(a, b)
-    else:
-        assert ours.shape == ref.shape
-        np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=1e-12)
 
 
 CASES = {
@@ -72,7 +55,7 @@ def test_values_match_torch(case):
     torch = _torch()
     ours = CASES[case](mt, lambda a: mt.tensor(a, dtype=mt.float64))
     ref = CASES[case](torch, lambda a: torch.tensor(a, dtype=torch.float64))
-    _close(_np(ours), _np(ref))
+    assert_trees_close(as_numpy(ours), as_numpy(ref), rtol=1e-12)
 
 
 def test_gradients_flow_through_vmap_as_torch(device):
@@ -195,4 +178,4 @@ def test_functional_call_inside_vmap_ensembles_models():
         return T.func.vmap(lambda w, x: T.func.functional_call(model, {"weight": w}, (x,)),
                            in_dims=(0, None))(T.tensor(weights), T.tensor(A[:, :3].copy()))
 
-    _close(_np(ensemble(mt)), _np(ensemble(torch)))
+    assert_trees_close(as_numpy(ensemble(mt)), as_numpy(ensemble(torch)), rtol=1e-12)
