@@ -140,11 +140,12 @@ def _watch_op_nodes(enabled: bool) -> None:
 
 
 # -- what the engine runs in anomaly mode --------------------------------------------------
-def checked_backward(node, grad, retain_graph: bool) -> tuple:
-    """``node._backward`` with anomaly mode's checks: NaN in the results (``check_nan``),
-    and the node's forward stack shown before any error."""
+def checked_backward(backward, node, grad, retain_graph: bool) -> tuple:
+    """``backward(grad, retain_graph)`` (the node's ``_backward``, or its
+    ``_backward_graph`` under ``create_graph``) with anomaly mode's checks: NaN in the
+    results (``check_nan``), and the node's forward stack shown before any error."""
     try:
-        grads = node._backward(grad, retain_graph)
+        grads = backward(grad, retain_graph)
         if _state.check_nan:
             _check_nan(node, grads)
         return grads
@@ -169,6 +170,8 @@ def _check_nan(node, grads) -> None:
     for position, grad in enumerate(grads):
         if isinstance(grad, IndexedGradient):
             grad = grad.dense(backend)
+        elif isinstance(grad, Tensor):  # create_graph: gradients are tensors
+            grad = grad._data
         if grad is None or not hasattr(grad, "dtype") or grad.dtype.kind not in "fc":
             continue  # no gradient, or the Slots an output node hands its Function
         if Tensor._make(grad, backend).isnan().any().item():

@@ -9,6 +9,12 @@ may be shared: an add hands one gradient to both its inputs); the second makes a
 the engine owns, and later ones are added into it in place. An ``IndexedGradient`` (from
 ``x[index]``) is added into that buffer at its index only, so the slices of an ``unbind``
 cost their own size, not ``x``'s size each.
+
+With ``create_graph=True`` the same walk runs with grad mode on and gradients that are
+tensors, not arrays: each node's ``_backward_graph`` computes its input gradients with
+recorded ops, so the gradients have a graph of their own and can be differentiated again
+(see ``ops/graph_backward.py``). Gradients meeting at a node are then summed with a
+recorded ``+``, never in place.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ import threading
 
 from .anomaly_mode import _state as _anomaly_state
 from .anomaly_mode import checked_backward
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 from .indexed_gradient import IndexedGradient
+from .slots import SLOT_MERGER, Slots
 
 
 class AccumulateGrad:
@@ -44,6 +51,9 @@ class AccumulateGrad:
     def accumulate(self, grad_array, owned: bool = False) -> None:
         accumulate_into(self.variable, grad_array, owned)
 
+    def accumulate_graph(self, grad, owned: bool = False) -> None:
+        accumulate_graph_into(self.variable, grad)
+
 
 def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
     """Add ``grad_array`` into ``tensor.grad`` (made on first use). ``owned``: nothing
@@ -56,6 +66,16 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
         tensor.grad = tensor._wrap(grad_array if owned else backend.copy(grad_array))
     else:
         tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
+
+
+def accumulate_graph_into(tensor, grad) -> None:
+    """Add the gradient tensor ``grad`` into ``tensor.grad`` with recorded ops
+    (``create_graph=True``): the first is copied (the same gradient tensor may reach several
+    leaves), later ones are added out of place, so ``.grad`` keeps its graph."""
+    if tensor.grad is None:
+        tensor.grad = grad.clone()
+    else:
+        tensor.grad = tensor.grad + grad
 
 
 class _RunState(threading.local):
@@ -73,17 +93,19 @@ def is_partial_run() -> bool:
     return _run_state.partial
 
 
-def run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False) -> dict:
+def run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
+        create_graph: bool = False) -> dict:
     """See ``_run``; records, for the nodes' backward, whether the run has targets."""
     previous = _run_state.partial
     _run_state.partial = targets is not None
     try:
-        return _run(roots, retain_graph, targets, stop_at_targets)
+        return _run(roots, retain_graph, targets, stop_at_targets, create_graph)
     finally:
         _run_state.partial = previous
 
 
-def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False) -> dict:
+def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
+         create_graph: bool = False) -> dict:
     """Send each root's gradient ``(node, array)`` back through the graph.
 
     Without ``targets`` every leaf reached gets its gradient added to ``.grad``
@@ -95,7 +117,12 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
     to another target (a gradient with respect to it counts every path, as in PyTorch), and
     never with ``stop_at_targets`` (each target's gradient then counts only the paths that
     do not go through another target: ``utils.checkpoint``'s recomputed graph).
+
+    With ``create_graph`` the roots' gradients, and all gradients, are tensors, computed
+    with grad mode on by each node's ``_backward_graph`` (see the module).
     """
+    step = _GRAPH_STEP if create_graph else _ARRAY_STEP
+    add_grad, take_grad = step.add_grad, step.take_grad
     needed = None if targets is None else _nodes_leading_to([n for n, _ in roots], targets)
     if needed is not None:
         roots = [(node, grad) for node, grad in roots if node in needed]
@@ -103,19 +130,19 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
     pending, captured = {}, {}
     owned = set()  # the nodes whose pending gradient is a buffer the engine made
     for node, grad in roots:
-        _add_grad(pending, owned, node, grad)
+        add_grad(pending, owned, node, grad)
     ready = [node for node, _ in roots if dependencies.get(node, 0) == 0]
     # Every edge into a node decrements its count once, so a node reaches zero (and is
     # made ready) exactly once: no set of nodes already made ready is needed.
     anomaly = _anomaly_state.enabled  # read once per backward, not per node
     timers = _node_timers()  # () unless a profiler is recording
-    with no_grad():
+    with enable_grad() if create_graph else no_grad():
         while ready:
             node = ready.pop()
-            grad, grad_owned = _take_grad(pending, owned, node)
+            grad, grad_owned = take_grad(pending, owned, node)
             if grad is not None and node._tensor_hooks:
                 # A hook may keep the tensor it is given: the array is no longer ours.
-                grad, grad_owned = _run_tensor_hooks(node, grad), False
+                grad, grad_owned = step.run_hooks(node, grad), False
             if targets is not None and node in targets:
                 if grad is not None:
                     captured[node] = grad
@@ -127,20 +154,21 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
                 # Every edge into this node carried no gradient (an op returned None for
                 # it): nothing to compute, but its inputs still wait on this edge.
                 input_grads = (None,) * len(node.next_functions)
-            elif timers:
-                input_grads = _timed_step(timers, node, grad, grad_owned, retain_graph, anomaly)
+            elif timers or create_graph:
+                input_grads = _timed_step(timers, step, node, grad, grad_owned, retain_graph,
+                                          anomaly)
             elif isinstance(node, AccumulateGrad):
                 node.accumulate(grad, grad_owned)
                 continue
             elif anomaly:
-                input_grads = checked_backward(node, grad, retain_graph)
+                input_grads = checked_backward(node._backward, node, grad, retain_graph)
             else:
                 input_grads = node._backward(grad, retain_graph)
             for next_node, g in zip(node.next_functions, input_grads):
                 if next_node is None or (needed is not None and next_node not in needed):
                     continue
                 if g is not None:
-                    _add_grad(pending, owned, next_node, g)
+                    add_grad(pending, owned, next_node, g)
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
@@ -148,23 +176,26 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False)
     return captured
 
 
-def _step(node, grad, grad_owned: bool, retain_graph: bool, anomaly: bool) -> tuple:
+def _step(step, node, grad, grad_owned: bool, retain_graph: bool, anomaly: bool) -> tuple:
     """One node's share of the walk: its input gradients (a leaf's node adds into ``.grad``
-    and passes nothing on). The loop of ``_run`` inlines this; timed runs call it."""
+    and passes nothing on). The loop of ``_run`` inlines the array walk's; timed runs and
+    ``create_graph`` runs call it."""
     if isinstance(node, AccumulateGrad):
-        node.accumulate(grad, grad_owned)
+        step.accumulate(node, grad, grad_owned)
         return ()
+    backward = step.backward_of(node)
     if anomaly:
-        return checked_backward(node, grad, retain_graph)
-    return node._backward(grad, retain_graph)
+        return checked_backward(backward, node, grad, retain_graph)
+    return backward(grad, retain_graph)
 
 
-def _timed_step(timers, node, grad, grad_owned: bool, retain_graph: bool, anomaly: bool):
+def _timed_step(timers, step, node, grad, grad_owned: bool, retain_graph: bool,
+                anomaly: bool):
     """``_step`` with the profilers told when the node starts and ends (also on error)."""
     for timer in timers:
         timer.node_started(node)
     try:
-        return _step(node, grad, grad_owned, retain_graph, anomaly)
+        return _step(step, node, grad, grad_owned, retain_graph, anomaly)
     finally:
         for timer in reversed(timers):
             timer.node_ended(node)
@@ -189,12 +220,12 @@ def _leads_on(node, needed: set) -> bool:
 
 
 def _run_tensor_hooks(node, grad):
-    """Call the hooks registered on the node's tensor (``Tensor.register_hook``) in order;
-    a hook may return a replacement gradient."""
+    """Call the hooks registered on the node's tensor (``Tensor.register_hook``) in order
+    on the gradient tensor ``grad``; a hook may return a replacement gradient."""
     from ..tensor import Tensor
 
     for hook in list(node._tensor_hooks.values()):
-        result = hook(Tensor._make(grad, node.backend))
+        result = hook(grad)
         if result is not None:
             if not isinstance(result, Tensor):
                 raise TypeError(f"a tensor hook must return None or a Tensor (the replacement "
@@ -203,8 +234,15 @@ def _run_tensor_hooks(node, grad):
                 raise RuntimeError(f"a tensor hook returned a gradient of shape "
                                    f"{tuple(result.shape)}, but the tensor's gradient has shape "
                                    f"{tuple(grad.shape)}")
-            grad = result._data
+            grad = result
     return grad
+
+
+def _run_tensor_hooks_on_array(node, grad):
+    """``_run_tensor_hooks`` for the array walk: the array in a tensor, and back out."""
+    from ..tensor import Tensor
+
+    return _run_tensor_hooks(node, Tensor._make(grad, node.backend))._data
 
 
 def _add_grad(pending: dict, owned: set, node, grad) -> None:
@@ -245,6 +283,46 @@ def _first_sum(backend, waiting, grad):
     return buffer
 
 
+def _add_graph_grad(pending: dict, owned: set, node, grad) -> None:
+    """``_add_grad`` for ``create_graph``: a recorded, out-of-place ``+`` of tensors (or
+    the merge of ``Slots``, which hold tensors then)."""
+    waiting = pending.get(node)
+    if waiting is None:
+        pending[node] = grad
+    elif isinstance(waiting, Slots):
+        pending[node] = SLOT_MERGER.binary("add", waiting, grad)
+    else:
+        pending[node] = waiting + grad
+
+
+def _take_graph_grad(pending: dict, owned: set, node) -> tuple:
+    """``_take_grad`` for ``create_graph``: the summed gradient tensor (never owned)."""
+    return pending.pop(node, None), False
+
+
+def _array_backward(node):
+    return node._backward
+
+
+def _graph_backward(node):
+    """The node's ``_backward_graph``, or a clear error for a kind of node that has none."""
+    # ``type(node)``: a custom Function's output node forwards unknown attributes to its ctx
+    if getattr(type(node), "_backward_graph", None) is None:
+        raise NotImplementedError(
+            f"create_graph=True (a differentiable gradient) is not supported through "
+            f"{node.name()} in minitorch_meta; compute this gradient without create_graph")
+    return node._backward_graph
+
+
+class _Step:
+    """How one walk treats gradients: as arrays (``backward()``) or as recorded tensors
+    (``create_graph=True``)."""
+
+    def __init__(self, add_grad, take_grad, run_hooks, backward_of, accumulate):
+        self.add_grad, self.take_grad, self.run_hooks = add_grad, take_grad, run_hooks
+        self.backward_of, self.accumulate = backward_of, accumulate
+
+
 def _take_grad(pending: dict, owned: set, node) -> tuple:
     """The gradient summed at ``node``, as a full array (or None if none arrived), and
     whether the engine owns that array."""
@@ -252,6 +330,12 @@ def _take_grad(pending: dict, owned: set, node) -> tuple:
     if isinstance(grad, IndexedGradient):
         return grad.dense(node.backend), True
     return grad, node in owned
+
+
+_ARRAY_STEP = _Step(_add_grad, _take_grad, _run_tensor_hooks_on_array, _array_backward,
+                    AccumulateGrad.accumulate)
+_GRAPH_STEP = _Step(_add_graph_grad, _take_graph_grad, _run_tensor_hooks, _graph_backward,
+                    AccumulateGrad.accumulate_graph)
 
 
 def _count_dependencies(start_nodes, needed=None) -> dict:

@@ -7,10 +7,15 @@ check the outputs and their gradients here, once, and run ``engine.run``.
 
 from __future__ import annotations
 
-from .engine import accumulate_into, run
+from ..caller_warnings import warn_at_caller
+from .engine import accumulate_graph_into, accumulate_into, run
 
-_NO_HIGHER_ORDER = ("create_graph=True (higher-order gradients) is not supported by "
-                    "minitorch_meta: backward formulas run on arrays, not on recorded tensors")
+# PyTorch's words
+_GRAD_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between "
+               "the parameter and its gradient which can cause a memory leak. We recommend "
+               "using autograd.grad when creating the graph to avoid this. If you have to use "
+               "this function, make sure to reset the .grad fields of your parameters to None "
+               "after use to break the cycle and avoid the leak.")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
@@ -20,22 +25,28 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     ``tensors``: a tensor or a sequence of them; ``grad_tensors``: one gradient (or None for
     a one-element tensor, meaning 1) per tensor. With ``inputs`` (a tensor or a sequence),
     only their ``.grad`` is written, leaves or not; without, every leaf the graph reaches.
+
+    With ``create_graph=True`` the gradients are computed with recorded ops, so each
+    ``.grad`` has a graph of its own and can be differentiated again; ``retain_graph`` then
+    defaults to True.
     """
-    if create_graph:
-        raise NotImplementedError(_NO_HIGHER_ORDER)
-    roots = _roots(_as_tuple(tensors, "tensors"), grad_tensors, "backward")
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    roots = _roots(_as_tuple(tensors, "tensors"), grad_tensors, "backward", create_graph)
     if inputs is None:
-        run(roots, bool(retain_graph))
+        if create_graph:
+            warn_at_caller(_GRAD_CYCLE)
+        run(roots, bool(retain_graph), create_graph=create_graph)
         return
     inputs = _as_tuple(inputs, "inputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty: pass the "
                            "tensors whose .grad should be written, or leave it out")
     nodes = _input_nodes(inputs)
-    captured = run(roots, bool(retain_graph), targets=set(nodes))
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
+    accumulate = accumulate_graph_into if create_graph else accumulate_into
     for tensor, node in zip(inputs, nodes):
         if node in captured:
-            accumulate_into(tensor, captured[node])
+            accumulate(tensor, captured[node])
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -47,10 +58,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     and the inputs runs (and, without ``retain_graph``, is freed). An input the outputs do
     not depend on raises, unless ``allow_unused=True`` (its gradient is then None) or
     ``materialize_grads=True`` (zeros). ``only_inputs`` is accepted and ignored, as in
-    PyTorch.
+    PyTorch. With ``create_graph=True`` the gradients are computed with recorded ops and
+    can be differentiated again (``retain_graph`` then defaults to True).
     """
-    if create_graph:
-        raise NotImplementedError(_NO_HIGHER_ORDER)
+    retain_graph = create_graph if retain_graph is None else retain_graph
     if is_grads_batched:
         raise NotImplementedError("is_grads_batched=True is not supported by minitorch_meta: "
                                   "call grad() once per row of grad_outputs")
@@ -62,8 +73,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty: pass the tensors "
                            "to differentiate with respect to")
     nodes = _input_nodes(inputs)
-    roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad")
-    captured = run(roots, bool(retain_graph), targets=set(nodes))
+    roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad", create_graph)
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
     return tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
                              materialize_grads, materialize_grads)
                  for index, (tensor, node) in enumerate(zip(inputs, nodes)))
@@ -92,8 +103,9 @@ def _input_nodes(inputs) -> list:
     return [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
 
 
-def _roots(outputs, grad_outputs, caller: str) -> list:
-    """``(node, gradient array)`` for each output, the gradient checked against it."""
+def _roots(outputs, grad_outputs, caller: str, create_graph: bool = False) -> list:
+    """``(node, gradient array)`` for each output, the gradient checked against it; with
+    ``create_graph`` the gradient is a tensor (a given one keeps its own graph)."""
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     else:
@@ -103,8 +115,11 @@ def _roots(outputs, grad_outputs, caller: str) -> list:
         raise RuntimeError(f"{caller}() got {len(grad_outputs)} output gradient(s) for "
                            f"{len(outputs)} output(s): pass one per output (None for a "
                            "one-element output means 1)")
-    return [_root(index, output, gradient)
-            for index, (output, gradient) in enumerate(zip(outputs, grad_outputs))]
+    roots = [_root(index, output, gradient)
+             for index, (output, gradient) in enumerate(zip(outputs, grad_outputs))]
+    if create_graph:
+        return roots
+    return [(node, gradient._data) for node, gradient in roots]
 
 
 def _root(index: int, output, gradient):
@@ -118,7 +133,7 @@ def _root(index: int, output, gradient):
             raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
                                f"output {index} has shape {tuple(output.shape)}: pass its "
                                "gradient, a tensor of the same shape")
-        return node, output._backend.full(output._data.shape, 1, output._dtype)
+        return node, output._wrap(output._backend.full(output._data.shape, 1, output._dtype))
     if tuple(gradient.shape) != tuple(output.shape):
         raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
                            f"{tuple(gradient.shape)} but the output has shape "
@@ -126,11 +141,12 @@ def _root(index: int, output, gradient):
     if gradient.device != output.device:
         raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
                            f"output is on {output.device}: move it with .to()")
-    return node, gradient._data
+    return node, gradient
 
 
 def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize: bool):
-    """Input ``index``'s gradient as a tensor (zeros, or None, when none reached it)."""
+    """Input ``index``'s gradient as a tensor (zeros, or None, when none reached it);
+    ``grad_array`` is an array, or already a tensor under ``create_graph``."""
     if grad_array is None:
         if materialize:
             return tensor._wrap(tensor._backend.full(tensor._data.shape, 0, tensor._dtype))
@@ -139,5 +155,7 @@ def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize:
                                "have been used in the graph. Set allow_unused=True if this "
                                "is the desired behavior.")
         return None
+    if hasattr(grad_array, "_data"):  # create_graph: the recorded tensor, graph and all
+        return grad_array
     # A copy: the engine may hand one array to several inputs (an add's two operands).
     return tensor._wrap(tensor._backend.copy(grad_array))

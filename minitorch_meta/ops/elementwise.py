@@ -13,6 +13,7 @@ import sys
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 class Binary(Function):
@@ -98,6 +99,33 @@ class Binary(Function):
         return (_reduce(backend, g_left, specs[0]) if self.needs_input_grad[0] else None,
                 _reduce(backend, g_right, specs[1]) if self.needs_input_grad[1] else None)
 
+    #: ``grads_graph(grad)``: ``grads`` with tensor ops (see ``graph_backward.py``), from
+    #: the operands as ``graph_operand`` gives them; None where an op has no such form
+    grads_graph = None
+
+    @property
+    def backward_graph(self):
+        return None if self.grads_graph is None else self._backward_graph_of_operands
+
+    def _backward_graph_of_operands(self, grad):
+        g_left, g_right = self.grads_graph(grad)
+        specs = self.input_specs
+        if len(specs) == 1:
+            g = g_right if self.reflected else g_left
+            return (reduce_to_input(g, specs[0]),)
+        return (reduce_to_input(g_left, specs[0]) if self.needs_input_grad[0] else None,
+                reduce_to_input(g_right, specs[1]) if self.needs_input_grad[1] else None)
+
+    def graph_operand(self, side: int, array):
+        """The left (``side`` 0) or right (1) operand for ``grads_graph``: a tensor joined
+        to its input's graph (``array`` is what forward saved of it), or the Python
+        scalar of ``2 * x``."""
+        if len(self.input_specs) == 2:
+            return self.graph_input(side, array)
+        if side == (1 if self.reflected else 0):
+            return self.graph_input(0, array)
+        return self.scalar
+
 
 def _scalar_beyond_range(scalar, dtype):
     """A Python int that NumPy 2 refuses to convert to the integer ``dtype`` (``-1`` as
@@ -121,6 +149,9 @@ class Add(Binary):
 
     def grads(self, backend, gy):
         return gy, gy
+
+    def grads_graph(self, grad):
+        return grad, grad
 
 
 # PyTorch's words, by the number of bool operands
@@ -156,6 +187,9 @@ class Sub(Binary):
     def grads(self, backend, gy):
         return gy, backend.unary("neg", gy) if self.operand_needs()[1] else None
 
+    def grads_graph(self, grad):
+        return grad, -grad if self.operand_needs()[1] else None
+
 
 class Mul(Binary):
     op_name, backward_name, kernel = "mul", "MulBackward0", "mul"
@@ -168,6 +202,11 @@ class Mul(Binary):
         need_left, need_right = self.operand_needs()
         return (backend.binary("mul", gy, self.y) if need_left else None,
                 backend.binary("mul", gy, self.x) if need_right else None)
+
+    def grads_graph(self, grad):
+        need_left, need_right = self.operand_needs()
+        return (grad * self.graph_operand(1, self.y) if need_left else None,
+                grad * self.graph_operand(0, self.x) if need_right else None)
 
 
 class Div(Binary):
@@ -193,6 +232,12 @@ class Div(Binary):
         if not self.operand_needs()[1]:
             return g_left, None
         return g_left, backend.unary("neg", backend.binary("mul", g_left, self.out))
+
+    def grads_graph(self, grad):
+        g_left = grad / self.graph_operand(1, self.y)
+        if not self.operand_needs()[1]:
+            return g_left, None
+        return g_left, -(g_left * self.graph_output(self.out))
 
 
 class Pow(Binary):
@@ -224,6 +269,24 @@ class Pow(Binary):
             g_right = backend.binary("mul", gy, backend.binary("mul", self.out,
                                                                 backend.unary("log", x)))
         return g_left, g_right
+
+    def grads_graph(self, grad):
+        x, y = self.graph_operand(0, self.x), self.graph_operand(1, self.y)
+        need_left, need_right = self.operand_needs()
+        g_left = g_right = None
+        if need_left:
+            if len(self.input_specs) == 1 and self.scalar == 0:
+                g_left = grad * 0  # d/dx x**0 is 0, even at x == 0
+            else:
+                g_left = grad * (y * x ** (y - 1))
+        if need_right:
+            g_right = grad * (self.graph_output(self.out) * _log(x))
+        return g_left, g_right
+
+
+def _log(x):
+    """``log`` of a tensor operand, or of the Python number of ``2 ** x``."""
+    return math.log(x) if isinstance(x, (int, float)) else x.log()
 
 
 class Compare(Binary):
@@ -288,6 +351,9 @@ class Neg(Unary):
     def backward(self, backend, gy):
         return (backend.unary("neg", gy),)
 
+    def backward_graph(self, grad):
+        return (-grad,)
+
 
 class Abs(Unary):
     op_name, backward_name, kernel = "abs", "AbsBackward0", "abs"
@@ -295,6 +361,9 @@ class Abs(Unary):
 
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, backend.unary("sign", self.x)),)
+
+    def backward_graph(self, grad):  # sign is piecewise constant: no gradient of its own
+        return (grad * self.constant(self.backend.unary("sign", self.x)),)
 
 
 class Exp(Unary):
@@ -304,6 +373,9 @@ class Exp(Unary):
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, self.out),)
 
+    def backward_graph(self, grad):
+        return (grad * self.graph_output(self.out),)
+
 
 class Log(Unary):
     op_name, backward_name, kernel, float_result = "log", "LogBackward0", "log", True
@@ -312,6 +384,9 @@ class Log(Unary):
     def backward(self, backend, gy):
         return (backend.binary("div", gy, self.x),)
 
+    def backward_graph(self, grad):
+        return (grad / self.graph_input(0, self.x),)
+
 
 class Sqrt(Unary):
     op_name, backward_name, kernel, float_result = "sqrt", "SqrtBackward0", "sqrt", True
@@ -319,6 +394,9 @@ class Sqrt(Unary):
 
     def backward(self, backend, gy):
         return (backend.binary("div", gy, backend.binary("mul", self.out, 2)),)
+
+    def backward_graph(self, grad):
+        return (grad / (self.graph_output(self.out) * 2),)
 
 
 class Tanh(Unary):
@@ -329,6 +407,10 @@ class Tanh(Unary):
         one = self.out.dtype.type(1)
         return (backend.binary("mul", gy, backend.binary(
             "sub", one, backend.binary("mul", self.out, self.out))),)
+
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad * (1 - out * out),)
 
 
 class Sigmoid(Unary):
@@ -348,6 +430,10 @@ class Sigmoid(Unary):
         one = self.out.dtype.type(1)
         return (backend.binary("mul", gy, backend.binary(
             "mul", self.out, backend.binary("sub", one, self.out))),)
+
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad * (out * (1 - out)),)
 
 
 def logistic(backend, x):
@@ -382,6 +468,10 @@ class Relu(Unary):
         passes = backend.binary("ne", self.out, self.out.dtype.type(0))
         return (backend.where(passes, gy, gy.dtype.type(0)),)
 
+    def backward_graph(self, grad):  # the mask is piecewise constant: no gradient of its own
+        passes = self.backend.binary("ne", self.out, self.out.dtype.type(0))
+        return (grad.where(self.constant(passes), 0),)
+
 
 class LeakyRelu(Unary):
     """``x`` where ``x > 0``, else ``negative_slope * x``, elementwise (floating-point only).
@@ -414,6 +504,9 @@ class LeakyRelu(Unary):
     def backward(self, backend, gy):
         slope = gy.dtype.type(self.negative_slope)
         return (backend.where(self.positive, gy, backend.binary("mul", gy, slope)),)
+
+    def backward_graph(self, grad):
+        return (grad.where(self.constant(self.positive), grad * self.negative_slope),)
 
 
 def _slope(value):
@@ -473,6 +566,15 @@ class Where(Function):
             gb = _reduce(backend, backend.where(self.condition, zero, gy), self.input_specs[2])
         return None, ga, gb
 
+    def backward_graph(self, grad):
+        condition = self.constant(self.condition)
+        ga = gb = None
+        if self.needs_input_grad[1]:
+            ga = reduce_to_input(grad.where(condition, 0), self.input_specs[1])
+        if self.needs_input_grad[2]:
+            gb = reduce_to_input(grad.where(condition.logical_not(), 0), self.input_specs[2])
+        return None, ga, gb
+
 
 class Maximum(Binary):
     """The larger of two tensors elementwise; NaN propagates (PyTorch's ``maximum``).
@@ -501,6 +603,16 @@ class Maximum(Binary):
         need_left, need_right = self.operand_needs()
         return (backend.where(backend.binary(loses, x, y), zero, shared) if need_left else None,
                 backend.where(backend.binary(loses, y, x), zero, shared) if need_right else None)
+
+    def grads_graph(self, grad):
+        # The masks are piecewise constant in the operands: no gradient of their own.
+        backend, x, y, loses = self.backend, self.x, self.y, self.loses
+        shared = (grad * 0.5).where(self.constant(backend.binary("eq", x, y)), grad)
+        need_left, need_right = self.operand_needs()
+        return (shared.masked_fill(self.constant(backend.binary(loses, x, y)), 0)
+                if need_left else None,
+                shared.masked_fill(self.constant(backend.binary(loses, y, x)), 0)
+                if need_right else None)
 
 
 class Minimum(Maximum):
@@ -570,6 +682,13 @@ class Clamp(Function):
         return out
 
     def backward(self, backend, gy):
+        return (backend.where(self._passes(backend), gy, gy.dtype.type(0)),)
+
+    def backward_graph(self, grad):  # the mask is piecewise constant: no gradient of its own
+        return (grad.where(self.constant(self._passes(self.backend)), 0),)
+
+    def _passes(self, backend):
+        """Where the gradient passes: ``min <= x <= max``."""
         x, passes = self.x, None
         if self.low is not None:
             passes = backend.binary("ge", x, self.low)
@@ -577,7 +696,7 @@ class Clamp(Function):
             below = backend.binary("le", x, self.high)
             # bool * bool is a logical and
             passes = below if passes is None else backend.binary("mul", passes, below)
-        return (backend.where(passes, gy, gy.dtype.type(0)),)
+        return passes
 
 
 class ClampMin(Clamp):

@@ -15,6 +15,9 @@ An op subclass defines:
                     them for several outputs) and raises ``ShapeError``
 ``forward(backend, *arrays)``   returns an array (or a tuple for several outputs)
 ``backward(backend, grad)``     returns one gradient array (or None) per input
+``backward_graph(grad)``        optional: the same gradients as tensors computed with
+                                tensor ops, for ``create_graph=True`` (gradients of
+                                gradients; see ``graph_backward.py``)
 
 Hyper-parameters are keyword arguments of the constructor (``Conv2d(stride=2)``) and
 become attributes. The hottest ops (indexing, view, binary arithmetic) take them as
@@ -31,6 +34,7 @@ from ..autograd import AccumulateGrad
 from ..autograd.grad_mode import _state as _grad_state
 from ..errors import DeviceError
 from ..versions import modified_error
+from . import graph_backward
 
 
 class Function:
@@ -80,6 +84,24 @@ class Function:
 
     def backward(self, backend, grad):
         raise NotImplementedError
+
+    #: ``backward_graph(self, grad)``: one gradient tensor (or None) per input, from the
+    #: gradient tensor ``grad``, computed with tensor ops so that it is recorded; an op
+    #: without one is differentiable once only (see ``graph_backward.py``)
+    backward_graph = None
+
+    def graph_input(self, position: int, array):
+        """Input ``position`` (forward saved ``array`` of it) as a tensor for
+        ``backward_graph``, joined to the input's graph node."""
+        return graph_backward.input_tensor(self, position, array)
+
+    def graph_output(self, array):
+        """The saved output as a tensor for ``backward_graph``, joined to this node."""
+        return graph_backward.output_tensor(self, array)
+
+    def constant(self, array):
+        """A saved array as a tensor without gradient, for ``backward_graph``."""
+        return graph_backward.constant_tensor(self, array)
 
     # -- dispatch --------------------------------------------------------------------
     @classmethod
@@ -172,14 +194,17 @@ class Function:
                 what = f"{label} (a {dtype} tensor of shape {tuple(shape)})"
                 raise modified_error(self.name(), what, counter.value, version)
 
-    def _backward(self, grad, retain_graph: bool):
-        """Called by the engine: gradients for each input (meta: empty arrays of their shapes)."""
+    def _check_not_freed(self) -> None:
         if self._freed:
             raise RuntimeError(
                 f"Trying to backward through the graph a second time (through "
                 f"{self.name()}): its saved tensors were freed after the first "
                 "backward. Specify retain_graph=True on the first backward() call if you need "
                 "to backward through the graph again.")
+
+    def _backward(self, grad, retain_graph: bool):
+        """Called by the engine: gradients for each input (meta: empty arrays of their shapes)."""
+        self._check_not_freed()
         self._check_versions()
         backend = self.backend
         if backend.stores_data:
@@ -187,6 +212,21 @@ class Function:
         else:
             grads = tuple(backend.empty(*spec) if need else None
                           for spec, need in zip(self.input_specs, self.needs_input_grad))
+        if not retain_graph:
+            self._free_saved()
+        return grads
+
+    def _backward_graph(self, grad, retain_graph: bool):
+        """Called by the engine under ``create_graph=True``: a gradient tensor (or None)
+        per input, recorded (``backward_graph``); without one, the gradients of
+        ``backward`` behind a node that refuses a second differentiation."""
+        if self.backward_graph is None or not graph_backward.formula_applies(type(self)):
+            return graph_backward.once_differentiable(self, grad, retain_graph)
+        self._check_not_freed()
+        self._check_versions()
+        if not self.backend.stores_data:  # meta: forward saved nothing; shapes suffice
+            return graph_backward.meta_gradients(self, grad)
+        grads = self.backward_graph(grad)
         if not retain_graph:
             self._free_saved()
         return grads

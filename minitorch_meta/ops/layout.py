@@ -33,6 +33,9 @@ class View(Function):
     def backward(self, backend, gy):
         return (backend.reshape(gy, tuple(self.input_specs[0][0])),)
 
+    def backward_graph(self, grad):
+        return (grad.reshape(tuple(self.input_specs[0][0])),)
+
 
 class Reshape(View):
     op_name, backward_name = "reshape", "ViewBackward0"
@@ -80,10 +83,17 @@ class Permute(Function):
         return backend.transpose(x, self.axes)
 
     def backward(self, backend, gy):
+        return (backend.transpose(gy, self._inverse()),)
+
+    def backward_graph(self, grad):
+        return (grad.permute(self._inverse()),)
+
+    def _inverse(self) -> tuple:
+        """The permutation that undoes this one."""
         inverse = [0] * len(self.axes)
         for i, a in enumerate(self.axes):
             inverse[a] = i
-        return (backend.transpose(gy, tuple(inverse)),)
+        return tuple(inverse)
 
 
 class Transpose(Permute):
@@ -195,6 +205,9 @@ class Expand(View):
     def backward(self, backend, gy):
         return (backend.sum_to_shape(gy, tuple(self.input_specs[0][0])),)
 
+    def backward_graph(self, grad):
+        return (grad.sum_to_size(tuple(self.input_specs[0][0])),)
+
 
 def expanded_strides(shape, strides, out_shape) -> tuple:
     """The strides (in elements) of ``shape``'s memory seen as ``out_shape``: 0 along new
@@ -258,6 +271,42 @@ class GetItem(Function):
         shape, dtype = self.input_specs[0]
         return (IndexedGradient(self.index, gy, tuple(shape), dtype),)
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        return (IndexedZeros(self.index, self.shape_index, tuple(shape), dtype,
+                             self.name())(grad),)
+
+
+class IndexedZeros(Function):
+    """``x[index]``'s gradient as a recorded op (``create_graph=True``): zeros of ``x``'s
+    shape with the incoming gradient added at ``index``. Its own gradient reads the same
+    index, so it is ``GetItem`` again.
+
+    Shape:
+        ``grad`` has the shape of ``x[index]``; the output has ``x``'s shape.
+    """
+
+    op_name = "getitem_backward"
+    _hyper = ("index", "shape_index", "shape", "dtype", "backward_name")
+
+    def __init__(self, index, shape_index, shape, dtype, getitem_name):
+        self.index, self.shape_index, self.shape, self.dtype = index, shape_index, shape, dtype
+        # PyTorch's name for a gradient's node: ``SelectBackward0`` gives
+        # ``SelectBackwardBackward0``
+        self.backward_name = getitem_name[:-1] + "Backward0"
+
+    def infer(self, grad):
+        return self.shape, self.dtype
+
+    def forward(self, backend, grad):
+        return backend.index_add(self.shape, self.index, grad, self.dtype)
+
+    def backward(self, backend, gy):
+        return (backend.getitem(gy, self.index),)
+
+    def backward_graph(self, grad):
+        return (GetItem(self.index, self.shape_index)(grad),)
+
 
 def _is_array_index(item) -> bool:
     """An integer/boolean array (not a 0-d integer, which selects like an int)."""
@@ -315,6 +364,9 @@ class ToCopy(Function):
             return (source.astype(g, dtype),)
         return (source.empty(tuple(shape), dtype),)
 
+    def backward_graph(self, grad):
+        return (grad.to(self.source.device, self.input_specs[0][1]),)
+
 
 class Clone(Function):
     """A copy of the data on the same device.
@@ -333,6 +385,9 @@ class Clone(Function):
 
     def backward(self, backend, gy):
         return (gy,)
+
+    def backward_graph(self, grad):
+        return (grad,)
 
 
 class Cat(Function):
@@ -394,4 +449,10 @@ class Cat(Function):
             if g is not None and g.dtype != spec[1].numpy:
                 g = backend.astype(g, spec[1])
             grads.append(g)
+        return tuple(grads)
+
+    def backward_graph(self, grad):
+        grads = []
+        for index, need, spec in zip(self._slices(), self.needs_input_grad, self.input_specs):
+            grads.append(grad[index].to(spec[1]) if need else None)
         return tuple(grads)

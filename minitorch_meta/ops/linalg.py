@@ -39,6 +39,11 @@ class Mm(Function):
             else None
         return ga, gb
 
+    def backward_graph(self, grad):
+        need_a, need_b = self.needs_input_grad
+        return (grad.mm(self.graph_input(1, self.b).t()) if need_a else None,
+                self.graph_input(0, self.a).t().mm(grad) if need_b else None)
+
 
 class Mv(Function):
     """Matrix-vector product.
@@ -65,6 +70,11 @@ class Mv(Function):
         if self.needs_input_grad[1]:
             gv = backend.matmul(gy, self.a)
         return ga, gv
+
+    def backward_graph(self, grad):
+        need_a, need_v = self.needs_input_grad
+        return (grad.unsqueeze(1) * self.graph_input(1, self.v) if need_a else None,
+                grad.matmul(self.graph_input(0, self.a)) if need_v else None)
 
 
 class Dot(Function):
@@ -102,6 +112,11 @@ class Dot(Function):
     def backward(self, backend, gy):  # gy is 0-d: each vector's gradient is gy times the other
         return (backend.binary("mul", gy, self.b) if self.needs_input_grad[0] else None,
                 backend.binary("mul", gy, self.a) if self.needs_input_grad[1] else None)
+
+    def backward_graph(self, grad):
+        need_a, need_b = self.needs_input_grad
+        return (grad * self.graph_input(1, self.b) if need_a else None,
+                grad * self.graph_input(0, self.a) if need_b else None)
 
 
 class Addmm(Function):
@@ -148,6 +163,19 @@ class Addmm(Function):
             gb = backend.matmul(backend.transpose(self.a, (1, 0)), gy)
         return g_bias, ga, gb
 
+    def backward_graph(self, grad):
+        need_bias, need_a, need_b = self.needs_input_grad
+        g_bias = ga = gb = None
+        if need_bias:
+            g_bias = grad.sum_to_size(tuple(self.input_specs[0][0])) * self.beta
+        if self.alpha != 1:
+            grad = grad * self.alpha
+        if need_a:
+            ga = grad.mm(self.graph_input(2, self.b).t())
+        if need_b:
+            gb = self.graph_input(1, self.a).t().mm(grad)
+        return g_bias, ga, gb
+
 
 class Matmul(Function):
     """NumPy/PyTorch ``@`` for 1-D, 2-D and batched operands.
@@ -187,6 +215,20 @@ class Matmul(Function):
         if self.needs_input_grad[1]:
             gb = backend.matmul(backend.transpose(a2, _swap_last(a2.ndim)), gy2)
             gb = backend.reshape(backend.sum_to_shape(gb, b2.shape), b.shape)
+        return ga, gb
+
+    def backward_graph(self, grad):
+        a, b = self.graph_input(0, self.a), self.graph_input(1, self.b)
+        # the same promotion of 1-D operands as ``backward``, with recorded ops
+        a2 = a.reshape(1, -1) if a.ndim == 1 else a
+        b2 = b.reshape(-1, 1) if b.ndim == 1 else b
+        batch = shapes.broadcast("matmul", tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
+        grad2 = grad.reshape(tuple(batch) + (a2.shape[-2], b2.shape[-1]))
+        ga = gb = None
+        if self.needs_input_grad[0]:
+            ga = grad2.matmul(b2.transpose(-1, -2)).sum_to_size(a2.shape).reshape(a.shape)
+        if self.needs_input_grad[1]:
+            gb = a2.transpose(-1, -2).matmul(grad2).sum_to_size(b2.shape).reshape(b.shape)
         return ga, gb
 
 

@@ -63,6 +63,8 @@ class _PointwiseLoss(Function):
 
     def forward(self, backend, x, t):
         self.diff = backend.binary("sub", x, t)
+        if self.recording:  # references only: for a graph formula (``backward_graph``)
+            self.x, self.t = x, t
         return _reduce(backend, self.pointwise(backend, self.diff), self.reduction)
 
     def backward(self, backend, gy):
@@ -90,6 +92,15 @@ class MseLoss(_PointwiseLoss):
 
     def derivative(self, backend, diff):
         return backend.binary("mul", diff, diff.dtype.type(2))
+
+    def backward_graph(self, grad):
+        need_x, need_t = self.needs_input_grad
+        diff = self.graph_input(0, self.x) - self.graph_input(1, self.t)
+        if self.reduction == "mean":
+            grad = grad / max(self.count, 1)
+        g = diff * 2 * grad
+        return (g.sum_to_size(tuple(self.input_specs[0][0])) if need_x else None,
+                -g.sum_to_size(tuple(self.input_specs[1][0])) if need_t else None)
 
 
 class L1Loss(_PointwiseLoss):
@@ -287,6 +298,10 @@ class LogSoftmax(Function):
         return (backend.binary("sub", gy, backend.binary("mul", backend.unary("exp", self.out),
                                                           total)),)
 
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad - out.exp() * grad.sum(self.axis, keepdim=True),)
+
 
 class NllLoss(Function):
     """Negative log-likelihood of class indices under log-probabilities.
@@ -353,3 +368,15 @@ class NllLoss(Function):
         if self.reduction == "mean":
             g = backend.binary("div", g, self.count)
         return backend.index_add(tuple(shape), self.index, g, dtype), None
+
+    def backward_graph(self, grad):
+        # Linear in the gradient, with constant coefficients: ``x[rows, targets]``'s
+        # gradient, as a recorded op.
+        from .layout import IndexedZeros
+
+        shape, dtype = self.input_specs[0]
+        g = grad * self.constant(self.backend.unary("neg", self.weight))
+        if self.reduction == "mean":
+            g = g / self.constant(self.count)
+        shape_index = tuple(self.backend.to_numpy(i) for i in self.index)
+        return IndexedZeros(self.index, shape_index, tuple(shape), dtype, self.name())(g), None

@@ -32,6 +32,15 @@ def _dtype_of(array):
     return dtypes.from_numpy(array.dtype)
 
 
+def expand_grad_graph(grad, input_shape, axes):
+    """``_expand_grad`` with tensor ops, for ``backward_graph``: a recorded broadcast."""
+    if axes is None:
+        kept = (1,) * len(input_shape)
+    else:
+        kept = tuple(1 if i in axes else s for i, s in enumerate(input_shape))
+    return grad.reshape(kept).expand(tuple(input_shape))
+
+
 class Sum(Function):
     """Sum over ``dim`` (all dimensions when None), in ``dtype`` when given (the input is
     converted to it first, as PyTorch does).
@@ -80,6 +89,12 @@ class Sum(Function):
             gy = backend.astype(gy, dtype)
         return (_expand_grad(backend, gy, shape, self.axes),)
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+        return (expand_grad_graph(grad, shape, self.axes),)
+
 
 class Mean(Sum):
     """Arithmetic mean over ``dim`` (all dimensions when None), of a floating tensor, or of
@@ -123,6 +138,9 @@ class Mean(Sum):
 
     def backward(self, backend, gy):
         return super().backward(backend, backend.binary("div", gy, gy.dtype.type(self.count)))
+
+    def backward_graph(self, grad):
+        return super().backward_graph(grad / self.count)
 
 
 class MaxAll(Function):

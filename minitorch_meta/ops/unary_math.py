@@ -30,6 +30,9 @@ class Sin(FloatUnary):
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, backend.unary("cos", self.x)),)
 
+    def backward_graph(self, grad):
+        return (grad * self.graph_input(0, self.x).cos(),)
+
 
 class Cos(FloatUnary):
     op_name, backward_name, kernel = "cos", "CosBackward0", "cos"
@@ -37,6 +40,9 @@ class Cos(FloatUnary):
 
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, backend.unary("neg", backend.unary("sin", self.x))),)
+
+    def backward_graph(self, grad):
+        return (grad * -self.graph_input(0, self.x).sin(),)
 
 
 class Log1p(FloatUnary):
@@ -47,6 +53,9 @@ class Log1p(FloatUnary):
         one = self.x.dtype.type(1)
         return (backend.binary("div", gy, backend.binary("add", self.x, one)),)
 
+    def backward_graph(self, grad):
+        return (grad / (self.graph_input(0, self.x) + 1),)
+
 
 class Expm1(FloatUnary):
     op_name, backward_name, kernel = "expm1", "Expm1Backward0", "expm1"
@@ -55,6 +64,9 @@ class Expm1(FloatUnary):
     def backward(self, backend, gy):  # d/dx (e^x - 1) = e^x = out + 1
         one = self.out.dtype.type(1)
         return (backend.binary("mul", gy, backend.binary("add", self.out, one)),)
+
+    def backward_graph(self, grad):
+        return (grad * (self.graph_output(self.out) + 1),)
 
 
 class Log2(FloatUnary):
@@ -66,6 +78,9 @@ class Log2(FloatUnary):
     def backward(self, backend, gy):
         scale = backend.binary("mul", self.x, self.x.dtype.type(self.log_base))
         return (backend.binary("div", gy, scale),)
+
+    def backward_graph(self, grad):
+        return (grad / (self.graph_input(0, self.x) * self.log_base),)
 
 
 class Log10(Log2):
@@ -91,6 +106,10 @@ class Rsqrt(FloatUnary):
         cube = backend.binary("mul", backend.binary("mul", out, out), out)
         return (backend.binary("mul", gy, backend.binary("mul", cube, out.dtype.type(-0.5))),)
 
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad * (out * out * out * -0.5),)
+
 
 class Reciprocal(FloatUnary):
     """``1 / x`` elementwise.
@@ -108,3 +127,7 @@ class Reciprocal(FloatUnary):
     def backward(self, backend, gy):  # -1/x^2 = -out^2
         out = self.out
         return (backend.unary("neg", backend.binary("mul", gy, backend.binary("mul", out, out))),)
+
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (-(grad * (out * out)),)
