@@ -17,11 +17,13 @@ each output gets its own identity node (``_OutputNode``) that passes its gradien
 
 from __future__ import annotations
 
+import functools
+
 from ..backends.base import broadcast_axes
 from ..ops.shapes import broadcasts_to
 from ..versions import modified_error
 from .anomaly_mode import remember_trace
-from .grad_mode import is_grad_enabled, no_grad
+from .grad_mode import enable_grad, is_grad_enabled, no_grad
 from .slots import SLOT_MERGER, Slots
 
 
@@ -99,15 +101,24 @@ class BackwardCFunction(FunctionCtx):
     # -- the engine's side -----------------------------------------------------------
     def _backward(self, grad, retain_graph: bool) -> tuple:
         """Called by the engine: one gradient array (or None) per tensor argument."""
+        return self._run_backward(grad, retain_graph, create_graph=False)
+
+    def _backward_graph(self, grad, retain_graph: bool) -> tuple:
+        """Called by the engine under ``create_graph=True``: the user's ``backward`` runs
+        with grad mode on, as in PyTorch, so gradients written with differentiable tensor
+        ops can be differentiated again; one tensor (or None) per tensor argument."""
+        return self._run_backward(grad, retain_graph, create_graph=True)
+
+    def _run_backward(self, grad, retain_graph: bool, create_graph: bool) -> tuple:
         grad_outputs = self._grad_outputs(grad)
-        with no_grad():
+        with enable_grad() if create_graph else no_grad():
             result = self._forward_cls.backward(self, *grad_outputs)
-            arrays = self._input_grads(result)
+            grads = self._input_grads(result, as_tensors=create_graph)
         if not retain_graph:
             # Only the saved tensors are freed, as in PyTorch: other attributes stay, and a
             # function that saved nothing may run backward again.
             self._to_save, self._versions, self._freed = (), (), True
-        return arrays
+        return grads
 
     def _grad_outputs(self, grad) -> list:
         """The gradient of each output as a tensor (zeros or None where none arrived)."""
@@ -123,12 +134,15 @@ class BackwardCFunction(FunctionCtx):
             backend, shape, dtype = spec
             if array is None and self.materialize_grads:
                 array = backend.full(shape, 0, dtype)
-            grads.append(None if array is None else Tensor._make(array, backend))
+            if array is None or isinstance(array, Tensor):  # create_graph: already a tensor
+                grads.append(array)
+            else:
+                grads.append(Tensor._make(array, backend))
         return grads
 
-    def _input_grads(self, result) -> tuple:
-        """``backward``'s result checked against the arguments, as arrays (None where no
-        gradient is wanted), one per tensor argument."""
+    def _input_grads(self, result, as_tensors: bool = False) -> tuple:
+        """``backward``'s result checked against the arguments, as arrays (tensors with
+        ``as_tensors``; None where no gradient is wanted), one per tensor argument."""
         name, specs = self.name(), self._input_specs
         result = result if isinstance(result, tuple) else (result,)
         if len(result) > len(specs) and all(g is None for g in result[len(specs):]):
@@ -149,7 +163,8 @@ class BackwardCFunction(FunctionCtx):
                 continue
             if gradient is not None and spec[3]:
                 # PyTorch counts the tensor arguments only in this message
-                arrays.append(_checked_gradient(name, len(arrays), gradient, spec))
+                checked = _checked_gradient(name, len(arrays), gradient, spec)
+                arrays.append(checked if as_tensors else checked._data)
             else:
                 _check_type(gradient)
                 arrays.append(None)
@@ -165,7 +180,7 @@ def _check_type(gradient) -> None:
 
 
 def _checked_gradient(name: str, index: int, gradient, spec):
-    """The array of tensor argument ``index``'s gradient: summed down when it is a broadcast of the
+    """Tensor argument ``index``'s gradient: summed down when it is a broadcast of the
     input's shape, cast to the input's dtype; another shape or device is an error."""
     _check_type(gradient)
     shape, dtype, device, _ = spec
@@ -182,7 +197,7 @@ def _checked_gradient(name: str, index: int, gradient, spec):
             f"device {device} but got {gradient.device}")
     if gradient.dtype != dtype:
         gradient = gradient.to(dtype)
-    return gradient._data
+    return gradient
 
 
 def _sum_to(gradient, shape: tuple):
@@ -205,6 +220,8 @@ class _OutputNode:
 
     def _backward(self, grad, retain_graph: bool) -> tuple:
         return (Slots({self.position: grad}),)
+
+    _backward_graph = _backward  # a gradient tensor is tagged the same way
 
     def name(self) -> str:
         return self.ctx.name()
@@ -314,4 +331,43 @@ def _attach(tensor, node):
     return result
 
 
-__all__ = ["BackwardCFunction", "Function", "FunctionCtx"]
+def once_differentiable(backward):
+    """Decorate a custom ``Function``'s ``backward`` whose formula is not itself
+    differentiable (PyTorch's ``torch.autograd.function.once_differentiable``): it runs
+    under ``no_grad``. As in PyTorch, under ``create_graph=True`` its gradients have no
+    graph, unless a gradient it was given requires grad: they then come back behind a
+    node that raises if a second backward reaches it."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grad_outputs):
+        with no_grad():
+            result = backward(ctx, *grad_outputs)
+        if not is_grad_enabled() or not any(getattr(g, "requires_grad", False)
+                                            for g in grad_outputs):
+            return result
+        return _guarded(ctx, grad_outputs, result)
+    return wrapper
+
+
+_TWICE = ("trying to differentiate twice a function that was marked with "
+          "@once_differentiable")  # PyTorch's words
+
+
+def _guarded(ctx, grad_outputs, result):
+    """``result``'s tensors behind a node that refuses to be differentiated; its edges
+    lead to the gradients it was given that require grad."""
+    from ..ops.graph_backward import NotDifferentiableTwice
+    from ..tensor import Tensor
+
+    single = not isinstance(result, tuple)
+    guarded = []
+    for gradient in ((result,) if single else result):
+        if isinstance(gradient, Tensor):
+            edges = tuple(g.grad_fn if g.grad_fn is not None else g._accumulator()
+                          for g in grad_outputs if isinstance(g, Tensor) and g.requires_grad)
+            node = NotDifferentiableTwice(ctx.name(), gradient._backend, edges, _TWICE)
+            gradient = Tensor._make(gradient._data, gradient._backend, True, node)
+        guarded.append(gradient)
+    return guarded[0] if single else tuple(guarded)
+
+
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]

@@ -11,9 +11,13 @@ After the comparison, as in PyTorch: running backward twice must give the same g
 (up to ``nondet_tol``), zero output gradients must give zero input gradients ("backward
 not multiplied by grad_output"), and with ``check_undefined_grad`` outputs that get no
 gradient at all must be handled. ``fast_mode`` compares ``v^T J u`` for random ``u``, ``v``
-instead of whole Jacobians. Forward-mode and batched checks, and ``gradgradcheck``, need
-forward-mode AD or higher-order gradients, which minitorch_meta does not have: they raise
+instead of whole Jacobians. Forward-mode and batched checks need forward-mode AD or
+vmap over ``autograd.grad``, which minitorch_meta does not have: they raise
 ``NotImplementedError``.
+
+``gradgradcheck`` is PyTorch's: ``gradcheck`` of the function that maps the inputs and
+the output gradients to the input gradients, computed with ``create_graph=True``, so the
+second-order gradients are checked against finite differences of first-order ones.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import itertools
 import warnings
 
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 from .gradients import grad as _grad
 
 _NO_FORWARD_AD = ("{what}=True is not supported by minitorch_meta's gradcheck: it needs "
@@ -30,10 +34,6 @@ _NO_FORWARD_AD = ("{what}=True is not supported by minitorch_meta's gradcheck: i
 _NO_BATCHED = ("check_batched_grad=True is not supported by minitorch_meta's gradcheck: it "
                "needs vmap over autograd.grad (is_grads_batched), which minitorch_meta does "
                "not have")
-_NO_GRADGRAD = ("gradgradcheck is not supported by minitorch_meta: it checks second-order "
-                "gradients, and higher-order gradients (create_graph=True) are not supported "
-                "(backward formulas run on arrays, not on recorded tensors); check the "
-                "first-order gradients with gradcheck")
 _NONDET = ("Backward is not reentrant, i.e., running backward with same input and "
            "grad_output multiple times gives different values, although analytical gradient "
            "matches numerical gradient.The tolerance for nondeterminism was {tol}.")
@@ -96,8 +96,50 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
                   check_batched_grad: bool = False, check_fwd_over_rev: bool = False,
                   check_rev_over_rev: bool = True, fast_mode: bool = False,
                   masked: bool = False) -> bool:
-    """PyTorch's check of second-order gradients: not supported here (see the module)."""
-    raise NotImplementedError(_NO_GRADGRAD)
+    """Check the second-order gradients of ``func(*inputs)`` against finite differences
+    (see the module). ``grad_outputs``: one per differentiable output, or None for random
+    ones in [-1, 1) that require grad, as in PyTorch. Returns True, or raises
+    ``GradcheckError`` (False instead with ``raise_exception=False``)."""
+    if not (check_fwd_over_rev or check_rev_over_rev):
+        raise AssertionError("Expected at least one of check_fwd_over_rev or "
+                             "check_rev_over_rev to be True")
+    if check_fwd_over_rev:
+        raise NotImplementedError(_NO_FORWARD_AD.format(what="check_fwd_over_rev"))
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        grad_outputs = tuple(_random_grad_output(o) for o in _differentiable(func(*inputs)))
+    else:
+        grad_outputs = _as_tuple(grad_outputs)
+    count = len(grad_outputs)
+
+    def input_gradients(*args):
+        arguments, output_grads = args[:-count], args[-count:]
+        # grad mode on even where gradcheck evaluates without it (finite differences):
+        # the gradients are what is evaluated
+        with enable_grad():
+            outputs = _differentiable(func(*arguments))
+            wanted = tuple(a for a in arguments if _is_tensor(a) and a.requires_grad)
+            grads = _grad(outputs, wanted, output_grads, create_graph=True,
+                          allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(input_gradients, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad,
+                     check_grad_dtypes=check_grad_dtypes,
+                     check_batched_grad=check_batched_grad, fast_mode=fast_mode,
+                     masked=masked)
+
+
+def _differentiable(outputs) -> tuple:
+    return tuple(o for o in _as_tuple(outputs) if _is_tensor(o) and o.requires_grad)
+
+
+def _random_grad_output(output):
+    """A gradient for ``output``, uniform in [-1, 1), that requires grad."""
+    from ..factories import rand_like
+
+    return (rand_like(output) * 2 - 1).detach().requires_grad_()
 
 
 class _Settings:

@@ -1,15 +1,16 @@
-"""First-order gradient transforms of ``torch.func``: ``grad``, ``grad_and_value``, ``vjp``
-and ``jacrev``, built on the reverse-mode engine (``autograd.grad``).
+"""Gradient transforms of ``torch.func``: ``grad``, ``grad_and_value``, ``vjp``, ``jacrev``
+and ``hessian``, built on the reverse-mode engine (``autograd.grad``).
 
 Each transform gives the differentiated arguments fresh leaves (detached copies that
 require grad), runs the function with grad mode on, and asks the engine for the
 gradients of its output with respect to those leaves. Results come back detached.
 
-A gradient that is itself differentiable (``grad(grad(f))``, or ``grad(f)(x)`` where ``x``
-or a tensor ``f`` closes over requires grad, under grad mode) needs higher-order autograd,
-which minitorch_meta does not have (backward formulas run on arrays): those cases raise
-``NotImplementedError`` rather than return a gradient whose own gradient would be wrong.
-Under ``no_grad()`` the results are plain tensors, as in PyTorch, so there they work.
+Under grad mode, when the result depends on tensors that require grad outside the
+transform (``grad(f)(x)`` with ``x`` requiring grad, a module's parameters that ``f``
+closes over, or an outer transform's leaves: ``grad(grad(f))``), the argument is joined to
+its graph instead (a view of it) and the gradients are computed with
+``create_graph=True``: they come back differentiable with respect to those tensors, as in
+PyTorch. Under ``no_grad()`` the results are plain tensors.
 """
 
 from __future__ import annotations
@@ -19,12 +20,6 @@ import functools
 from ..autograd import enable_grad, is_grad_enabled
 from ..autograd import grad as autograd_grad
 from . import pytree
-
-_HIGHER_ORDER = ("{caller}: {why}, so the gradient would itself have to be differentiable: "
-                 "that is a higher-order gradient (as in grad(grad(f))), which minitorch_meta "
-                 "does not support (backward formulas run on arrays, not on recorded tensors). "
-                 "Pass detached tensors, or call the transform under torch.no_grad() to get "
-                 "the gradient as a plain tensor")
 
 
 def grad(func, argnums=0, has_aux: bool = False):
@@ -63,12 +58,14 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
             raise RuntimeError(f"{caller}: Expected f(*args) to return a scalar Tensor, got "
                                f"tensor with {output.dim()} dims. Maybe you wanted to use the "
                                "vjp or jacrev APIs instead?")
-        _refuse_outer_graph([output, *_aux_tensors(aux, has_aux)], leaves, caller,
-                            outer_grad_mode)
-        flat = _gradients([output], [None], [leaf for tree in leaves for leaf in tree[0]])
+        outer = _depends_on_outer_graph([output, *_aux_tensors(aux, has_aux)], leaves,
+                                        outer_grad_mode)
+        flat = _gradients([output], [None], [leaf for tree in leaves for leaf in tree[0]],
+                          create_graph=outer)
         gradients = _structured(flat, leaves, argnums)
-        value = output.detach()
-        return gradients, ((value, _detached(aux)) if has_aux else value)
+        finish = _kept if outer else _detached
+        return finish(gradients), ((finish(output), finish(aux)) if has_aux
+                                   else finish(output))
 
     return gradient_and_value
 
@@ -86,20 +83,25 @@ def vjp(func, *primals, has_aux: bool = False):
         output = func(*primals)
     output, aux = _split_aux(output, has_aux, caller)
     outputs, output_spec = _output_tensors(output, caller)
-    _refuse_outer_graph(outputs + _aux_tensors(aux, has_aux), leaves, caller, outer_grad_mode)
+    outer = _depends_on_outer_graph(outputs + _aux_tensors(aux, has_aux), leaves,
+                                    outer_grad_mode)
     inputs = [leaf for tree in leaves for leaf in tree[0]]
 
     def vjp_fn(cotangents, retain_graph: bool = True, create_graph=None):
-        if create_graph:
-            raise NotImplementedError(_HIGHER_ORDER.format(
-                caller="vjp_fn(cotangents, create_graph=True)",
-                why="create_graph=True asks for a graph of the vector-Jacobian product"))
+        # None: differentiable when the result depends on tensors outside the transform,
+        # or when a cotangent requires grad (PyTorch: create_graph follows grad mode)
         flat = _cotangents(cotangents, outputs, output_spec)
-        grads = _gradients(outputs, flat, inputs, retain_graph=retain_graph)
-        return _structured(grads, leaves, tuple(range(len(leaves))))
+        if create_graph is None:
+            create_graph = is_grad_enabled() and (
+                outer or any(c is not None and c.requires_grad for c in flat))
+        grads = _gradients(outputs, flat, inputs, retain_graph=retain_graph,
+                           create_graph=create_graph)
+        finish = _kept if create_graph else _detached
+        return finish(_structured(grads, leaves, tuple(range(len(leaves)))))
 
-    result = pytree.unflatten([o.detach() for o in outputs], output_spec)
-    return (result, vjp_fn, _detached(aux)) if has_aux else (result, vjp_fn)
+    finish = _kept if outer else _detached
+    result = pytree.unflatten([finish(o) for o in outputs], output_spec)
+    return (result, vjp_fn, finish(aux)) if has_aux else (result, vjp_fn)
 
 
 def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
@@ -134,6 +136,13 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
         return (jac, result[2]) if has_aux else jac
 
     return jacobian
+
+
+def hessian(func, argnums=0):
+    """``func``'s Hessian with respect to its argument(s) ``argnums``: the Jacobian of its
+    Jacobian, both by reverse mode (PyTorch takes the outer one by forward mode; the
+    values and structure are the same)."""
+    return jacrev(jacrev(func, argnums), argnums)
 
 
 def _jacobian_of(output, index: int, outputs: list, vjp_fn) -> tuple:
@@ -224,13 +233,15 @@ def _with_fresh_leaves(args: tuple, positions, caller: str, outer_grad_mode: boo
 
 
 def _fresh_leaf(value, caller: str, outer_grad_mode: bool):
+    """The tensor the transform differentiates by: a detached copy that requires grad, or,
+    for an input that requires grad under grad mode, a view joined to its graph (so the
+    result can be differentiated with respect to the input, as in PyTorch)."""
     if not _is_tensor(value):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(value)}")
-    if outer_grad_mode and value.requires_grad:
-        raise NotImplementedError(_HIGHER_ORDER.format(
-            caller=caller, why="an input requires grad (under grad mode)"))
     if not value.is_floating_point():
         raise RuntimeError("only Tensors of floating point dtype can require gradients")
+    if outer_grad_mode and value.requires_grad:
+        return value.view_as(value)
     return value.detach().requires_grad_()
 
 
@@ -263,15 +274,14 @@ def _output_tensors(output, caller: str) -> tuple:
     return outputs, spec
 
 
-def _refuse_outer_graph(tensors: list, leaves: list, caller: str,
-                        outer_grad_mode: bool) -> None:
-    """Raise if, under grad mode, ``tensors`` were computed from a tensor that requires
-    grad other than the fresh leaves (a tensor the function closes over, such as a
-    module's parameter): PyTorch would make the gradient differentiable with respect to
-    it, which needs higher-order autograd."""
+def _depends_on_outer_graph(tensors: list, leaves: list, outer_grad_mode: bool) -> bool:
+    """Whether, under grad mode, ``tensors`` were computed from a tensor that requires grad
+    other than the transform's own fresh leaves (an input joined to its graph, a tensor
+    the function closes over such as a module's parameter): the results must then be
+    differentiable with respect to it, as PyTorch's are."""
     if not outer_grad_mode:
-        return
-    own = {id(leaf) for tree in leaves for leaf in tree[0]}
+        return False
+    own = {id(leaf) for tree in leaves for leaf in tree[0] if leaf.grad_fn is None}
     stack = [t.grad_fn for t in tensors if t.grad_fn is not None]
     seen = set()
     while stack:
@@ -279,12 +289,11 @@ def _refuse_outer_graph(tensors: list, leaves: list, caller: str,
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
-        variable = getattr(node, "variable", None)
+        variable = getattr(type(node), "variable", None) and node.variable
         if variable is not None and id(variable) not in own:
-            raise NotImplementedError(_HIGHER_ORDER.format(
-                caller=caller, why=f"the result depends on a tensor of shape "
-                f"{tuple(variable.shape)} that requires grad outside the transform"))
+            return True
         stack.extend(node.next_functions)
+    return False
 
 
 def _cotangents(cotangents, outputs: list, spec) -> list:
@@ -307,7 +316,8 @@ def _cotangents(cotangents, outputs: list, spec) -> list:
     return flat
 
 
-def _gradients(outputs: list, cotangents: list, inputs: list, retain_graph=True) -> list:
+def _gradients(outputs: list, cotangents: list, inputs: list, retain_graph=True,
+               create_graph: bool = False) -> list:
     """The gradients of ``outputs`` (weighted by ``cotangents``, None meaning 1) with
     respect to ``inputs``; zeros for an input the outputs do not depend on."""
     from ..factories import zeros_like
@@ -318,7 +328,8 @@ def _gradients(outputs: list, cotangents: list, inputs: list, retain_graph=True)
         return [zeros_like(i).detach() for i in inputs]
     return list(autograd_grad([o for o, _ in used], inputs,
                               grad_outputs=[c for _, c in used], retain_graph=retain_graph,
-                              allow_unused=True, materialize_grads=True))
+                              create_graph=create_graph, allow_unused=True,
+                              materialize_grads=True))
 
 
 def _structured(flat: list, leaves: list, argnums):
@@ -333,3 +344,8 @@ def _structured(flat: list, leaves: list, argnums):
 
 def _detached(tree):
     return pytree.map_leaves(lambda t: t.detach() if _is_tensor(t) else t, tree)
+
+
+def _kept(tree):
+    """A result left joined to its graph (see the module)."""
+    return tree

@@ -1,12 +1,11 @@
-"""The ``torch.func`` transforms that need forward-mode or higher-order autograd, which
-minitorch_meta does not have: ``jvp``, ``jacfwd`` and ``hessian`` raise
-``NotImplementedError`` naming what is missing and the first-order way round it."""
+"""The ``torch.func`` transforms that need forward-mode autograd, which minitorch_meta
+does not have: ``jvp`` and ``jacfwd`` raise ``NotImplementedError`` naming what is missing
+and the reverse-mode way round it."""
 
 from __future__ import annotations
 
-_WHY = ("minitorch_meta's autograd is reverse mode only, and its backward formulas run on "
-        "arrays, so there are no forward-mode derivatives (tangents) and no gradients of "
-        "gradients")
+_WHY = ("minitorch_meta's autograd is reverse mode only: there are no forward-mode "
+        "derivatives (tangents)")
 
 
 def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False):
@@ -22,9 +21,3 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
     raise NotImplementedError(f"torch.func.jacfwd needs forward-mode autograd: {_WHY}. "
                               "torch.func.jacrev(func, argnums) computes the same Jacobian "
                               "by reverse mode")
-
-
-def hessian(func, argnums=0):
-    """Not supported: second derivatives need higher-order autograd."""
-    raise NotImplementedError(f"torch.func.hessian needs second derivatives (jacfwd of "
-                              f"jacrev): {_WHY}")

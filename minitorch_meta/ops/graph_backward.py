@@ -94,8 +94,11 @@ def once_differentiable(node, grad, retain_graph: bool) -> tuple:
             array = array.dense(backend)
         # one node per gradient: the engine sums what reaches a node, and these gradients
         # have the shapes of different inputs
-        tensors.append(None if array is None else
-                       Tensor._make(array, backend, True, NotDifferentiableTwice(node, grad)))
+        if array is not None:
+            stop = NotDifferentiableTwice(node.name(), backend,
+                                          (_edge_of(grad),) + tuple(node.next_functions))
+            array = Tensor._make(array, backend, True, stop)
+        tensors.append(array)
     return tuple(tensors)
 
 
@@ -190,16 +193,16 @@ _TRAILING_DIGITS = re.compile(r"\d+$")
 
 class NotDifferentiableTwice:
     """The ``grad_fn`` of a gradient whose op has no ``backward_graph``: reaching it in a
-    backward raises, naming the op. Its edges lead to the op's inputs and to the incoming
-    gradient's node, so ``autograd.grad`` sees that the result depends on them (and
-    raises, rather than calling them unused)."""
+    backward raises, naming the op (``op``: its node's name), or with ``message``. Its
+    edges lead to the op's inputs and to the incoming gradient's node, so
+    ``autograd.grad`` sees that the result depends on them (and raises, rather than
+    calling them unused)."""
 
     _tensor_hooks = None
 
-    def __init__(self, node, grad):
-        self.op = node.name()
-        self.backend = node.backend
-        self.next_functions = (_edge_of(grad),) + tuple(node.next_functions)
+    def __init__(self, op: str, backend, next_functions: tuple, message: str | None = None):
+        self.op, self.backend, self.message = op, backend, message
+        self.next_functions = next_functions
 
     def name(self) -> str:
         # PyTorch's name for the node of a gradient's gradient: ``ConvolutionBackward0``
@@ -210,6 +213,8 @@ class NotDifferentiableTwice:
         return f"<{self.name()} object>"
 
     def _backward(self, grad, retain_graph: bool):
+        if self.message is not None:
+            raise RuntimeError(self.message)
         raise NotImplementedError(
             f"the derivative of {self.op} (a gradient of a gradient through it) is not "
             f"implemented in minitorch_meta: this op's backward has no recorded form yet. "

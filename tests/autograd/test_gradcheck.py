@@ -263,8 +263,37 @@ def test_unsupported_options():
     with pytest.raises(AssertionError, match="check_batched_grad=True requires"):
         mt.autograd.gradcheck(f, (x,), check_batched_grad=True, check_backward_ad=False,
                               check_forward_ad=True)
-    with pytest.raises(NotImplementedError, match="higher-order gradients"):
-        mt.autograd.gradgradcheck(f, (x,))
+    with pytest.raises(NotImplementedError, match="check_fwd_over_rev=True is not supported"):
+        mt.autograd.gradgradcheck(f, (x,), check_fwd_over_rev=True)
+    with pytest.raises(AssertionError, match="at least one of check_fwd_over_rev"):
+        mt.autograd.gradgradcheck(f, (x,), check_rev_over_rev=False)
+
+
+def test_gradgradcheck_passes_right_second_derivatives_and_catches_wrong_ones():
+    x = mt.tensor([[0.5, -1.0], [2.0, 0.3]], dtype=mt.float64, requires_grad=True)
+    w = mt.tensor([[0.2, 0.7], [-0.4, 1.1]], dtype=mt.float64, requires_grad=True)
+    assert mt.autograd.gradgradcheck(lambda a, b: mt.tanh(a @ b.t()).exp(), (x, w))
+    assert mt.autograd.gradgradcheck(lambda a: (a.sin() * a).sum(), (x,),
+                                     (mt.tensor(0.7, dtype=mt.float64, requires_grad=True),))
+
+    class CubeWithDetachedBackward(mt.autograd.Function):
+        """A right first derivative whose own derivative is lost (detached)."""
+
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (a,) = ctx.saved_tensors
+            return 3 * (a * a).detach() * grad
+
+    assert mt.autograd.gradcheck(CubeWithDetachedBackward.apply, (x,))
+    assert not mt.autograd.gradgradcheck(CubeWithDetachedBackward.apply, (x,),
+                                         raise_exception=False)
+    with pytest.raises(GradcheckError, match="Jacobian mismatch"):
+        mt.autograd.gradgradcheck(CubeWithDetachedBackward.apply, (x,))
 
 
 def test_spellings_and_signature():

@@ -222,3 +222,61 @@ def test_on_meta_second_order_gradients_have_the_inputs_shapes():
     gw, gx2 = mt.autograd.grad((gx ** 2).sum(), [w, x])
     assert (gw.shape, gx2.shape) == ((5, 4), (8, 4))
     assert tensor_device("meta") == gw.device
+
+
+def _cube_function(lib):
+    class Cube(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 3 * x * x * grad  # differentiable tensor ops: a double backward for free
+
+    return Cube
+
+
+def test_a_custom_function_backward_is_differentiated_as_written():
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor([0.5, -2.0], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(_cube_function(lib).apply(x).sin().sum(), x,
+                                 create_graph=True)
+        (h,) = lib.autograd.grad(g.sum(), x)
+        results.append((g.detach().numpy(), h.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_once_differentiable_refuses_a_second_derivative_with_pytorchs_message():
+    from minitorch_meta.autograd.function import once_differentiable
+
+    messages = []
+    for lib, decorator in ((mt, once_differentiable),
+                           (torch, torch.autograd.function.once_differentiable)):
+        class Square(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            @decorator
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 2 * x * grad
+
+        x = lib.tensor([1.0, 3.0], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
+        np.testing.assert_allclose(g.detach().numpy(), [2.0, 6.0])  # first order is right
+        assert not g.requires_grad  # as in PyTorch: the output gradient needs none
+        u = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(Square.apply(x), x, grad_outputs=u, create_graph=True)
+        with pytest.raises(RuntimeError) as error:
+            g.sum().backward()
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+    assert "@once_differentiable" in messages[0]

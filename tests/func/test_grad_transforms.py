@@ -1,10 +1,13 @@
-"""``torch.func.grad``/``grad_and_value``/``vjp``/``jacrev``: values, structures and errors
-against PyTorch; the higher-order and forward-mode cases raise ``NotImplementedError``."""
+"""``torch.func.grad``/``grad_and_value``/``vjp``/``jacrev``/``hessian``: values, structures
+and errors against PyTorch, nested transforms included; forward mode raises
+``NotImplementedError``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
+import torch.func  # noqa: F401 - the reference's transforms
 
 import minitorch_meta as mt
 from tests.devices import tensor_device
@@ -225,45 +228,80 @@ def test_jacrev_chunk_size_must_be_positive_as_torch(chunk_size):
             T.func.jacrev(lambda x: x, chunk_size=chunk_size)
 
 
-def test_grad_of_grad_raises_not_implemented():
-    inner = mt.func.grad(lambda x: (x ** 3).sum())
-    with pytest.raises(NotImplementedError, match="higher-order gradient"):
-        mt.func.grad(lambda x: inner(x).sum())(mt.tensor(X))
+def test_grad_of_grad_gives_pytorchs_higher_derivatives():
+    for func in (mt.func, torch.func):
+        lib = mt if func is mt.func else torch
+        x = lib.tensor(0.7, dtype=lib.float64)
+        f = lambda t: t.sin() * t ** 3  # noqa: E731
+        second = func.grad(func.grad(f))(x)
+        third = func.grad(func.grad(func.grad(f)))(x)
+        assert not second.requires_grad
+        assert (second.item(), third.item()) == pytest.approx(
+            (6 * 0.7 * np.sin(0.7) + 6 * 0.49 * np.cos(0.7) - 0.343 * np.sin(0.7),
+             6 * np.sin(0.7) + 18 * 0.7 * np.cos(0.7) - 9 * 0.49 * np.sin(0.7)
+             - 0.343 * np.cos(0.7)), rel=1e-12)
 
 
-def test_an_input_that_requires_grad_raises_under_grad_mode_and_works_under_no_grad():
-    x = mt.tensor(X, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="an input requires grad"):
-        mt.func.grad(lambda x: (x * x).sum())(x)
-    with mt.no_grad():
-        gradient = mt.func.grad(lambda x: (x * x).sum())(x)
-    np.testing.assert_allclose(gradient.numpy(), 2 * X)
+def test_an_input_that_requires_grad_gives_a_differentiable_gradient():
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor(X, requires_grad=True)
+        gradient = lib.func.grad(lambda t: (t * t * t).sum())(x)
+        assert gradient.requires_grad
+        (second,) = lib.autograd.grad(gradient.sum(), x)
+        results.append((gradient.detach().numpy(), second.numpy()))
+        with lib.no_grad():
+            assert not lib.func.grad(lambda t: (t * t).sum())(x).requires_grad
+    np.testing.assert_allclose(results[0][0], 3 * X * X)
+    np.testing.assert_allclose(results[0][1], results[1][1])
 
 
-def test_closing_over_a_parameter_raises_under_grad_mode_and_works_under_no_grad():
-    weight = mt.nn.Parameter(mt.tensor(X))
-    f = mt.func.grad(lambda x: (x * weight).sin().sum())
-    with pytest.raises(NotImplementedError, match="depends on a tensor of shape \\(3,\\) that "
-                                                  "requires grad outside the transform"):
-        f(mt.tensor(X))
-    with pytest.raises(NotImplementedError, match="higher-order"):
-        mt.func.vjp(lambda x: x * weight, mt.tensor(X))
-    with mt.no_grad():
-        gradient = f(mt.tensor(X))
-    np.testing.assert_allclose(gradient.numpy(), np.cos(X * X) * X)
+def test_closing_over_a_parameter_gives_a_gradient_differentiable_in_it():
+    results = []
+    for lib in (mt, torch):
+        weight = lib.nn.Parameter(lib.tensor(X))
+        gradient = lib.func.grad(lambda x: (x * weight).sin().sum())(lib.tensor(X))
+        (by_weight,) = lib.autograd.grad(gradient.sum(), weight)
+        output, vjp_fn = lib.func.vjp(lambda x: x * weight, lib.tensor(X))
+        assert output.requires_grad
+        results.append((gradient.detach().numpy(), by_weight.numpy()))
+    np.testing.assert_allclose(results[0][0], np.cos(X * X) * X)
+    np.testing.assert_allclose(results[0][1], results[1][1])
 
 
-def test_vjp_fn_create_graph_raises_not_implemented():
-    _, vjp_fn = mt.func.vjp(lambda x: x * 2, mt.tensor(X))
-    with pytest.raises(NotImplementedError, match="create_graph=True"):
-        vjp_fn(mt.ones(3, dtype=mt.float64), create_graph=True)
+def test_vjp_fn_create_graph_gives_a_differentiable_product():
+    for lib in (mt, torch):
+        x = lib.tensor(X)
+        _, vjp_fn = lib.func.vjp(lambda t: t.sin(), x)
+        v = lib.ones(3, dtype=lib.float64, requires_grad=True)
+        (product,) = vjp_fn(v, create_graph=True)
+        (by_v,) = lib.autograd.grad((product * product).sum(), v)
+        np.testing.assert_allclose(by_v.numpy(), 2 * np.cos(X) ** 2)
+
+
+# torch.func.hessian's jacfwd imports torch.jit, which warns about its own deprecation
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_hessian_is_the_jacobian_of_the_jacobian():
+    f = lambda t: (t.sin() * t.exp()).sum() * t.sum()  # noqa: E731
+    ours = mt.func.hessian(f)(mt.tensor(X))
+    theirs = torch.func.hessian(f)(torch.tensor(X))
+    assert tuple(ours.shape) == tuple(theirs.shape) == (3, 3)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+    pair = lambda t, u: (t * t * u).sum()  # noqa: E731
+    for argnums in (0, (0, 1)):
+        a = mt.func.hessian(pair, argnums)(mt.tensor(X), mt.tensor(X[::-1].copy()))
+        b = torch.func.hessian(pair, argnums)(torch.tensor(X), torch.tensor(X[::-1].copy()))
+        flat_a = a if argnums == 0 else [t for row in a for t in row]
+        flat_b = b if argnums == 0 else [t for row in b for t in row]
+        for p, q in zip([flat_a] if argnums == 0 else flat_a,
+                        [flat_b] if argnums == 0 else flat_b):
+            np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-12)
 
 
 @pytest.mark.parametrize("call, name", [
     (lambda: mt.func.jvp(lambda x: x, (mt.ones(2),), (mt.ones(2),)), "jvp"),
     (lambda: mt.func.jacfwd(lambda x: x), "jacfwd"),
-    (lambda: mt.func.hessian(lambda x: x.sum()), "hessian"),
 ])
-def test_forward_mode_and_second_order_transforms_raise_not_implemented(call, name):
+def test_forward_mode_transforms_raise_not_implemented(call, name):
     with pytest.raises(NotImplementedError, match=f"torch.func.{name} needs"):
         call()
