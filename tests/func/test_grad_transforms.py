@@ -260,9 +260,9 @@ def test_closing_over_a_parameter_gives_a_gradient_differentiable_in_it():
     results = []
     for lib in (mt, torch):
         weight = lib.nn.Parameter(lib.tensor(X))
-        gradient = lib.func.grad(lambda x: (x * weight).sin().sum())(lib.tensor(X))
+        gradient = lib.func.grad(lambda x, w=weight: (x * w).sin().sum())(lib.tensor(X))
         (by_weight,) = lib.autograd.grad(gradient.sum(), weight)
-        output, vjp_fn = lib.func.vjp(lambda x: x * weight, lib.tensor(X))
+        output, vjp_fn = lib.func.vjp(lambda x, w=weight: x * w, lib.tensor(X))
         assert output.requires_grad
         results.append((gradient.detach().numpy(), by_weight.numpy()))
     np.testing.assert_allclose(results[0][0], np.cos(X * X) * X)
