@@ -15,6 +15,7 @@ import warnings
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import covariance as CV
 from . import cumulative_functions as CF
 from . import diagonal_fill as DF
 from . import functions as F
@@ -478,6 +479,8 @@ class TensorMethods:
     # diagonal_fill.py, strided_factories.py)
     renorm, renorm_ = RN.renorm, RN.renorm_
     fill_diagonal_, new_empty_strided = DF.fill_diagonal_, SFA.new_empty_strided
+    # covariance (covariance.py)
+    cov, corrcoef = CV.cov, CV.corrcoef
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)
