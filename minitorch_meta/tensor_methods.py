@@ -19,6 +19,7 @@ from . import covariance as CV
 from . import cumulative_functions as CF
 from . import diagonal_fill as DF
 from . import functions as F
+from . import histogram_functions as HI
 from . import index_functions as IF
 from . import indexing_functions as IX
 from . import infinity_predicates as IP
@@ -481,6 +482,8 @@ class TensorMethods:
     fill_diagonal_, new_empty_strided = DF.fill_diagonal_, SFA.new_empty_strided
     # covariance (covariance.py)
     cov, corrcoef = CV.cov, CV.corrcoef
+    # histogram (histogram_functions.py)
+    histogram = HI.histogram
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)
