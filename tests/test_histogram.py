@@ -39,8 +39,10 @@ def _compare(call, data=DATA, weight=None, dtype="float32", device="cpu"):
     lambda T, x, w: T.histogram(x, 1),
     lambda T, x, w: T.histogram(x, bins=5, density=True),
     lambda T, x, w: T.histogram(x, 4, range=(0, 3), density=True),
-    lambda T, x, w: T.histogram(x, T.tensor([-3.0, -1.0, 0.0, 0.1, 2.5], dtype=x.dtype)),
-    lambda T, x, w: T.histogram(x, T.tensor([-0.5, 0.5], dtype=x.dtype), density=True),
+    lambda T, x, w: T.histogram(x, T.tensor([-3.0, -1.0, 0.0, 0.1, 2.5], dtype=x.dtype,
+                                            device=x.device)),
+    lambda T, x, w: T.histogram(x, T.tensor([-0.5, 0.5], dtype=x.dtype, device=x.device),
+                                    density=True),
 ], ids=["count", "range", "one_bin", "density", "range_density", "edges", "edges_density"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_matches_torch(call, dtype, device):
