@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from numbers import Number
 
-import numpy as np
-
 from . import dtypes
 from .ops import masked
 
@@ -46,15 +44,15 @@ def fill_diagonal_(self, fill_value: float, wrap: bool = False):
 
 
 def _diagonal_positions(shape: tuple, wrap: bool) -> tuple:
-    """One host int64 array per dim: the coordinates of the diagonal's elements."""
+    """One list per dim: the coordinates of the diagonal's elements."""
     if len(shape) > 2:
-        return (np.arange(shape[0], dtype=np.int64),) * len(shape)
+        return (list(range(shape[0])),) * len(shape)
     rows, columns = shape
     # Without wrap the diagonal stops after min(rows, columns) elements; with it a tall
     # matrix's diagonal restarts below, one empty row after each square block.
     end = rows * columns if wrap else min(rows, columns) * columns
-    flat = np.arange(0, end, columns + 1, dtype=np.int64)
-    return flat // max(columns, 1), flat % max(columns, 1)
+    flat = range(0, end, columns + 1)
+    return [p // columns for p in flat], [p % columns for p in flat]
 
 
 def _number(value):
