@@ -551,6 +551,16 @@ from .variate_functions import _standard_gamma, binomial, poisson  # noqa: E402,
 
 __all__ += ["binomial", "poisson"]
 
+# small functions: renorm, empty_strided, bilinear (renorm_functions.py,
+# strided_factories.py, nn/bilinear.py)
+from .covariance import corrcoef, cov  # noqa: E402
+from .histogram_functions import histogram  # noqa: E402
+from .nn.bilinear import bilinear  # noqa: E402
+from .renorm_functions import renorm  # noqa: E402
+from .strided_factories import empty_strided  # noqa: E402
+
+__all__ += ["bilinear", "corrcoef", "cov", "empty_strided", "histogram", "renorm"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

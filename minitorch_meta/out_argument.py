@@ -62,6 +62,8 @@ FUNCTIONS_WITH_OUT = (
     # number_functions.py
     "bitwise_left_shift", "bitwise_right_shift", "frexp", "gcd", "lcm", "ldexp", "nextafter",
     "lu_unpack",
+    # renorm_functions.py, histogram_functions.py
+    "renorm", "histogram",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather

@@ -198,6 +198,14 @@ class FrexpResult(NamedTuple):
     exponent: object
 
 
+class HistogramResult(NamedTuple):
+    """``torch.return_types.histogram``: the count (or weight, or density) of each bin and
+    the bins' edges."""
+
+    hist: object
+    bin_edges: object
+
+
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:
     fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))

@@ -15,8 +15,11 @@ import warnings
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import covariance as CV
 from . import cumulative_functions as CF
+from . import diagonal_fill as DF
 from . import functions as F
+from . import histogram_functions as HI
 from . import index_functions as IF
 from . import indexing_functions as IX
 from . import infinity_predicates as IP
@@ -31,10 +34,12 @@ from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
 from . import random_fills as RF
+from . import renorm_functions as RN
 from . import scatter_functions as SC
 from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
+from . import strided_factories as SFA
 from . import unique_functions as UF
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
@@ -471,6 +476,14 @@ class TensorMethods:
         NF.nextafter, NF.nextafter_, NF.frexp, NF.ldexp, NF.ldexp_)
     dist, sum_to_size = NF.dist, NF.sum_to_size
     __ilshift__, __irshift__ = NF.bitwise_left_shift_, NF.bitwise_right_shift_
+    # renorm, the diagonal fill and strided allocation (renorm_functions.py,
+    # diagonal_fill.py, strided_factories.py)
+    renorm, renorm_ = RN.renorm, RN.renorm_
+    fill_diagonal_, new_empty_strided = DF.fill_diagonal_, SFA.new_empty_strided
+    # covariance (covariance.py)
+    cov, corrcoef = CV.cov, CV.corrcoef
+    # histogram (histogram_functions.py)
+    histogram = HI.histogram
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)
