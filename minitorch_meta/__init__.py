@@ -551,6 +551,21 @@ from .variate_functions import _standard_gamma, binomial, poisson  # noqa: E402,
 
 __all__ += ["binomial", "poisson"]
 
+from .legacy_linalg import (  # noqa: E402
+    adjoint,
+    cholesky_inverse,
+    cholesky_solve,
+    frobenius_norm,
+    nuclear_norm,
+    orgqr,
+    ormqr,
+    qr,
+    triangular_solve,
+)
+
+__all__ += ["adjoint", "cholesky_inverse", "cholesky_solve", "frobenius_norm", "nuclear_norm",
+            "orgqr", "ormqr", "qr", "triangular_solve"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
