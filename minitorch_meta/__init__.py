@@ -560,6 +560,20 @@ from .renorm_functions import renorm  # noqa: E402
 from .strided_factories import empty_strided  # noqa: E402
 
 __all__ += ["bilinear", "corrcoef", "cov", "empty_strided", "histogram", "renorm"]
+from .legacy_linalg import (  # noqa: E402
+    adjoint,
+    cholesky_inverse,
+    cholesky_solve,
+    frobenius_norm,
+    nuclear_norm,
+    orgqr,
+    ormqr,
+    qr,
+    triangular_solve,
+)
+
+__all__ += ["adjoint", "cholesky_inverse", "cholesky_solve", "frobenius_norm", "nuclear_norm",
+            "orgqr", "ormqr", "qr", "triangular_solve"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

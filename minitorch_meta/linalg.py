@@ -237,6 +237,9 @@ def matrix_exp(A):
     return LinalgMatrixExp()(A)
 
 
+from .householder import householder_product  # noqa: E402
+from .linalg_extras import cond, diagonal, matmul, tensorinv, tensorsolve, vander  # noqa: E402
+
 # PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
 _out_argument.give_out_keyword(globals(), _out_argument.LINALG_FUNCTIONS_WITH_OUT,
                                _out_argument.LINALG_EXACT_DTYPE, prefix="linalg.")
@@ -245,4 +248,5 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "eigh", "ei
            "inv_ex", "lstsq", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm",
            "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "solve_ex", "lu_factor", "lu_factor_ex", "lu",
-           "lu_solve"]
+           "lu_solve", "householder_product", "cond", "diagonal", "matmul", "tensorinv",
+           "tensorsolve", "vander"]

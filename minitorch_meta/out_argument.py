@@ -64,6 +64,9 @@ FUNCTIONS_WITH_OUT = (
     "lu_unpack",
     # renorm_functions.py, histogram_functions.py
     "renorm", "histogram",
+    # legacy_linalg.py
+    "cholesky_inverse", "cholesky_solve", "frobenius_norm", "nuclear_norm", "orgqr", "ormqr",
+    "qr", "triangular_solve",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -78,6 +81,7 @@ EXACT_DTYPE = frozenset((
     "vdot", "where",
     "frexp",
     "lu_unpack",
+    "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.
@@ -94,8 +98,12 @@ LINALG_FUNCTIONS_WITH_OUT = (
     "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr",
     "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
     "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex",
+    "cond", "householder_product", "matmul", "tensorinv", "tensorsolve",
 )
-LINALG_EXACT_DTYPE = frozenset(LINALG_FUNCTIONS_WITH_OUT) - {"pinv", "matrix_rank"}
+#: (PyTorch's composite ``cond``, ``householder_product``, ``tensorinv`` and ``tensorsolve``
+#: cast into a wider ``out`` too)
+LINALG_EXACT_DTYPE = frozenset(LINALG_FUNCTIONS_WITH_OUT) - {
+    "pinv", "matrix_rank", "cond", "householder_product", "tensorinv", "tensorsolve"}
 
 #: ``torch.special``'s functions with ``out=`` that ``minitorch_meta.special`` offers
 #: (``round`` wants the result's dtype exactly).

@@ -204,6 +204,18 @@ class HistogramResult(NamedTuple):
 
     hist: object
     bin_edges: object
+class QrResult(NamedTuple):
+    """``torch.return_types.qr``: ``Q`` and ``R``."""
+
+    Q: object  # noqa: N815 - PyTorch's field names
+    R: object  # noqa: N815
+
+
+class TriangularSolveResult(NamedTuple):
+    """``torch.return_types.triangular_solve``: the solution and a copy of ``A``."""
+
+    solution: object
+    cloned_coefficient: object
 
 
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------

@@ -26,6 +26,7 @@ from . import infinity_predicates as IP
 from . import inplace_division as ID
 from . import inplace_variants as IV
 from . import layout_functions as LF
+from . import legacy_linalg as LL
 from . import linalg_aliases as LA
 from . import math_functions as M
 from . import more_math_functions as MM
@@ -484,6 +485,11 @@ class TensorMethods:
     cov, corrcoef = CV.cov, CV.corrcoef
     # histogram (histogram_functions.py)
     histogram = HI.histogram
+    # the older linear algebra names (legacy_linalg.py)
+    cholesky_solve, cholesky_inverse, triangular_solve, qr = (
+        LL.cholesky_solve, LL.cholesky_inverse, LL.triangular_solve, LL.qr)
+    orgqr, ormqr, adjoint = LL.orgqr, LL.ormqr, LL.adjoint
+    mH, H = property(LL.mH), property(LL.H)  # noqa: N815 - PyTorch's names
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)

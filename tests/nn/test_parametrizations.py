@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import minitorch_meta as mt
+from minitorch_meta.linalg import householder_product
 from minitorch_meta.nn.utils import parametrizations, parametrize
-from minitorch_meta.nn.utils.orthogonal import householder_product
 from tests.nn.utils_pairs import assert_close, copy_state, pair, same_input, to_numpy
 
 LAYERS = [("Linear", (4, 3)), ("Conv2d", (2, 3, 2)), ("ConvTranspose2d", (2, 3, 2))]

@@ -3,7 +3,7 @@ or rows) by computing it from an unconstrained tensor, as PyTorch does.
 
 PyTorch's three maps are offered: ``"matrix_exp"`` (the exponential of a skew-symmetric
 matrix, the default for square weights), ``"cayley"`` (a linear solve) and
-``"householder"`` (a product of reflections, composed here of matrix products).
+``"householder"`` (a product of reflections, ``linalg.householder_product``).
 ``use_trivialization=False`` with ``"householder"`` raises NotImplementedError: its right
 inverse needs ``torch.geqrf``, which minitorch_meta lacks.
 """
@@ -15,7 +15,7 @@ from enum import Enum, auto
 from ... import factories, functions
 from ...autograd import no_grad
 from ...closeness import allclose
-from ...linalg import matrix_exp, qr, solve
+from ...linalg import householder_product, matrix_exp, qr, solve
 from ...tensor import Tensor
 from ...type_info import finfo
 from ..module import Module
@@ -26,24 +26,6 @@ class _OrthMaps(Enum):
     matrix_exp = auto()
     cayley = auto()
     householder = auto()
-
-
-def householder_product(A: Tensor, tau: Tensor) -> Tensor:
-    """The first ``k`` columns of ``H_0 H_1 ... H_{k-1}``, ``H_i = I - tau_i v_i v_i^T``,
-    ``v_i`` being column ``i`` of ``A`` below the diagonal with a 1 on it (LAPACK's
-    compact form; ``torch.linalg.householder_product``). Composed of differentiable ops.
-
-    Shape:
-        ``A``: ``(*, n, k)``, ``tau``: ``(*, k)`` -> ``(*, n, k)``.
-    """
-    n, k = A.size(-2), A.size(-1)
-    eye = factories.eye(n, k, dtype=A.dtype, device=A.device)
-    V = A.tril(-1) + eye
-    Q = eye.expand(*A.shape)
-    for i in reversed(range(k)):  # apply H_{k-1} first: Q = H_i Q
-        v = V[..., :, i:i + 1]
-        Q = Q - tau[..., i:i + 1].unsqueeze(-1) * (v @ (v.mT @ Q))
-    return Q
 
 
 def _is_orthogonal(Q: Tensor) -> bool:
