@@ -11,24 +11,31 @@ from . import (
            constraint_registry,
            constraints,
            kl,
+           kl_beta_dirichlet,  # noqa: F401 - registers the KL pairs of those families
            kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
            transforms,
 )
 from .bernoulli import Bernoulli
+from .beta import Beta
 from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .chi2 import Chi2
 from .constraint_registry import biject_to, transform_to
+from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .fisher_snedecor import FisherSnedecor
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
 from .independent import Independent
+from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .multinomial import Multinomial
@@ -37,7 +44,23 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .pareto import Pareto
 from .poisson import Poisson
+from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
+from .transforms import (  # PyTorch exports every transform here too
+           AbsTransform,
+           AffineTransform,
+           ComposeTransform,
+           ExpTransform,
+           IndependentTransform,
+           PowerTransform,
+           ReshapeTransform,
+           SigmoidTransform,
+           SoftmaxTransform,
+           StickBreakingTransform,
+           TanhTransform,
+           Transform,
+           identity_transform,
+)
 from .uniform import Uniform
 from .weibull import Weibull
 
@@ -47,4 +70,10 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "Cauchy", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "LogNormal", "Pareto",
            "TransformedDistribution", "Weibull", "biject_to", "constraint_registry",
            "transform_to", "transforms",
-           "Binomial", "Chi2", "Gamma", "Multinomial", "NegativeBinomial", "Poisson"]
+           "Binomial", "Chi2", "Gamma", "Multinomial", "NegativeBinomial", "Poisson",
+           "AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
+           "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+           "SoftmaxTransform", "StickBreakingTransform", "TanhTransform", "Transform",
+           "identity_transform",
+           "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
+           "Kumaraswamy", "StudentT"]

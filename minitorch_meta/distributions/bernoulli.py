@@ -10,7 +10,7 @@ from ..sampling import bernoulli
 from ..size import Size
 from ..tensor import Tensor
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 
@@ -35,7 +35,7 @@ class BinaryProbsOrLogits:
         return logits_to_probs(self.logits, is_binary=True)
 
 
-class Bernoulli(BinaryProbsOrLogits, Distribution):
+class Bernoulli(BinaryProbsOrLogits, ExponentialFamily):
     """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0, in the parameter's
     float dtype. Give exactly one of ``probs`` and ``logits``; the other is derived on
     first use. Not reparameterisable: samples carry no gradient.
@@ -47,6 +47,7 @@ class Bernoulli(BinaryProbsOrLogits, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         name, given = _probs_or_logits(probs, logits)
@@ -91,6 +92,13 @@ class Bernoulli(BinaryProbsOrLogits, Distribution):
 
     def entropy(self):
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    @property
+    def _natural_params(self):
+        return (self.probs.logit(),)
+
+    def _log_normalizer(self, x):
+        return x.exp().log1p()
 
     def enumerate_support(self, expand: bool = True):
         """``[0, 1]`` laid along a new first dim, expanded over the batch if ``expand``."""

@@ -16,6 +16,7 @@ from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .distribution import Distribution
+from .exp_family import ExponentialFamily, natural_gradients
 from .exponential import Exponential
 from .geometric import Geometric
 from .gumbel import EULER_CONSTANT, Gumbel
@@ -186,3 +187,20 @@ def _kl_transformed_transformed(p, q):
                                   f"distributions of event shapes {p.event_shape} and "
                                   f"{q.event_shape}")
     return kl_divergence(p.base_dist, q.base_dist)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """The Bregman divergence of the log normalizer between q's and p's natural
+    parameters: the fallback for two members of one family with no closed form here."""
+    if type(p) is not type(q):
+        # PyTorch's text, spaces of its line continuation included
+        raise NotImplementedError("The cross KL-divergence between different exponential "
+                                  "families cannot                             be computed "
+                                  "using Bregman divergences")
+    p_params, log_normalizer, gradients = natural_gradients(p)
+    result = q._log_normalizer(*q._natural_params) - log_normalizer
+    for p_param, q_param, gradient in zip(p_params, q._natural_params, gradients):
+        result = result - sum_rightmost((q_param - p_param.detach()) * gradient,
+                                        len(q.event_shape))
+    return result

@@ -8,11 +8,11 @@ from ..factories import randn
 from ..functions import erf
 from ..more_math_functions import erfinv
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """The normal distribution N(``loc``, ``scale``²), elementwise over the batch.
 
     ``rsample`` is ``loc + scale * eps`` with ``eps`` standard normal noise from the
@@ -25,6 +25,7 @@ class Normal(Distribution):
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
@@ -69,6 +70,13 @@ class Normal(Distribution):
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * (-math.pi / y).log()
 
 
 _LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))

@@ -7,11 +7,11 @@ from ..factories import as_tensor
 from ..tensor import Tensor
 from ..variate_functions import poisson
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """``P(X = k) = rate^k e^(-rate) / k!`` for ``k = 0, 1, ...``, as floats of the rate's
     dtype. Not reparameterisable.
 
@@ -50,3 +50,10 @@ class Poisson(Distribution):
         # the ops broadcast (a rate given as a number, a 0-d CPU tensor, joins a value on
         # any device); xlogy: a zero rate gives the count 0 probability 1 (0 log 0 = 0)
         return value.xlogy(self.rate) - self.rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self):
+        return (self.rate.log(),)
+
+    def _log_normalizer(self, x):
+        return x.exp()
