@@ -95,6 +95,10 @@ class Tensor(TensorMethods):
         (``fill_``, ``zero_``: then the shared locations cannot disagree).
         """
         backend, data = self._backend, self._data
+        if not hasattr(type(data), "__setitem__"):
+            # NumPy gives a scalar, not a 0-d array, for an elementwise op on 0-d arrays;
+            # a scalar cannot be written into, so the tensor takes a 0-d array of it
+            data = self._data = backend.asarray(data, None)
         if not same_value_everywhere and backend.has_internal_overlap(data):
             _refuse_overlapping_write(backend, data, index)
         backend.setitem(data, index, value)

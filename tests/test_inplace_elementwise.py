@@ -75,3 +75,17 @@ def test_a_float_result_is_not_written_into_an_integer_tensor():
     with pytest.raises(RuntimeError, match="pow_: result type Float can't be cast to "
                                            "the desired output type Long"):
         mt.tensor([4, 9]).pow_(0.5)
+
+
+def test_in_place_writes_into_the_0d_result_of_an_elementwise_op(device):
+    """NumPy gives a scalar for an op on 0-d arrays; the result must still be writable."""
+    y = mt.tensor(2.0, device=device) * mt.tensor(3.0, device=device)
+    assert y.add_(1) is y and y.item() == 7.0
+    y.mul_(2)
+    assert y.item() == 14.0 and y._version == 2
+    z = mt.tensor(2.0, device=device) + 1
+    z[...] = 5.0
+    assert z.item() == 5.0
+    w = mt.tensor(1.0, device=device).exp()
+    w.zero_()
+    assert w.item() == 0.0
