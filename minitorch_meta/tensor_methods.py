@@ -198,14 +198,16 @@ class TensorMethods:
     sort, topk, masked_fill = F.sort, F.topk, F.masked_fill
 
     def masked_fill_(self, mask, value):
-        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph)."""
+        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph);
+        into an ``expand`` view too, with PyTorch's deprecation warning."""
         self._check_inplace("masked_fill_")
         if getattr(value, "requires_grad", False) and is_grad_enabled():
             raise RuntimeError("masked_fill_: a value tensor that requires grad cannot be "
                                "written in place (in-place ops are not differentiated in "
                                "minitorch_meta); use the out-of-place masked_fill, or detach "
                                "the value")
-        return self._write("masked_fill_", F.masked_fill(self, mask, value))
+        return self._write("masked_fill_", F.masked_fill(self, mask, value),
+                           lambda: F.masked_fill(SC.unwritten(self), mask, True))
 
     # elementwise math (math_functions.py)
     sin, cos, log1p, expm1, log2, log10 = M.sin, M.cos, M.log1p, M.expm1, M.log2, M.log10
