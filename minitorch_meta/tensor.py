@@ -13,8 +13,8 @@ from numbers import Number
 from . import dtypes
 from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
-from .caller_warnings import warn_at_caller
 from .backends.base import is_basic_index
+from .caller_warnings import warn_at_caller
 from .device import device as Device
 from .device import to_device
 from .errors import ShapeError

@@ -10,8 +10,6 @@ and device.
 
 from __future__ import annotations
 
-import warnings
-
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import closeness as CL
@@ -38,6 +36,7 @@ from . import statistics_functions as ST
 from . import unique_functions as UF
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
+from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops.views import MatrixTranspose
@@ -314,10 +313,10 @@ class TensorMethods:
         from .tensor import Tensor
 
         if isinstance(data, Tensor):
-            warnings.warn("To copy construct from a tensor, it is recommended to use "
-                          "sourceTensor.detach().clone() or "
-                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            warn_at_caller("To copy construct from a tensor, it is recommended to use "
+                           "sourceTensor.detach().clone() or "
+                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                           "tensor.new_tensor(sourceTensor).", UserWarning)
         return tensor(data, **_like(self, dtype, device, requires_grad))
 
     # reordering, tiling, triangles and diagonals

@@ -5,9 +5,10 @@ sum of a few hundred products (one convolution output) loses two or three of tho
 PyTorch's CPU kernels compute half-precision data in float32 and round each result once
 (its "opmath" type); these kernels do the same on float16 arrays, on every device:
 
-- convolution and transposed convolution, when the backend's ``half_gemm_dtype`` says so: NumPy has no BLAS for
-  float16 (its matmul is a plain loop, ~80x slower than float32 BLAS, that accumulates in
-  float16), while cuBLAS has fast float16 GEMMs that accumulate in float32;
+- convolution and transposed convolution, when the backend's ``half_gemm_dtype`` says
+  so: NumPy has no BLAS for float16 (its matmul is a plain loop, ~80x slower than
+  float32 BLAS, that accumulates in float16), while cuBLAS has fast float16 GEMMs that
+  accumulate in float32;
 - average pooling (fixed and adaptive), which adds its taps into the output's dtype.
 
 The widened forward's ``saved`` stays in float32 (twice the memory of float16), so that

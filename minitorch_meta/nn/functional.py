@@ -254,8 +254,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
     Raises:
         TypeError: ``num_classes`` not an int.
-        RuntimeError: ``tensor`` is not an int64 tensor, a negative value, a value ``>= num_classes``, or an empty input
-            without ``num_classes``.
+        RuntimeError: ``tensor`` is not an int64 tensor, a negative value, a value
+            ``>= num_classes``, or an empty input without ``num_classes``.
         MetaDataError: ``num_classes=-1`` on meta.
     """
     if not isinstance(tensor, Tensor):
