@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import conjugation as CJ
 from . import cumulative_functions as CF
 from . import functions as F
 from . import index_functions as IF
@@ -34,6 +35,7 @@ from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import unique_functions as UF
+from . import view_copies as VC
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
@@ -484,6 +486,11 @@ class TensorMethods:
 
     def __rrshift__(self, other):
         return F._binary(bit_shifts.RightShift, other, self)
+
+    # conjugation of real tensors (conjugation.py); a view's copy (view_copies.py)
+    conj, conj_physical, resolve_conj, resolve_neg, is_conj, is_neg = (
+        CJ.conj, CJ.conj_physical, CJ.resolve_conj, CJ.resolve_neg, CJ.is_conj, CJ.is_neg)
+    narrow_copy = VC.narrow_copy
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
