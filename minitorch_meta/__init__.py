@@ -574,6 +574,59 @@ from .legacy_linalg import (  # noqa: E402
 
 __all__ += ["adjoint", "cholesky_inverse", "cholesky_solve", "frobenius_norm", "nuclear_norm",
             "orgqr", "ormqr", "qr", "triangular_solve"]
+from . import small_functions as _small_functions  # noqa: E402
+from .conjugation import (  # noqa: E402
+    conj,
+    conj_physical,
+    is_conj,
+    is_neg,
+    resolve_conj,
+    resolve_neg,
+)
+from .process_settings import (  # noqa: E402
+    get_num_interop_threads,
+    is_warn_always_enabled,
+    set_flush_denormal,
+    set_num_interop_threads,
+    set_warn_always,
+)
+from .small_functions import (  # noqa: E402
+    concatenate,
+    detach,
+    detach_,
+    fill,
+    get_device,
+    typename,
+    vmap,
+)
+from .view_copies import (  # noqa: E402
+    alias_copy,
+    detach_copy,
+    diagonal_copy,
+    expand_copy,
+    narrow_copy,
+    permute_copy,
+    select_copy,
+    slice_copy,
+    split_copy,
+    split_with_sizes_copy,
+    squeeze_copy,
+    t_copy,
+    transpose_copy,
+    unbind_copy,
+    unfold_copy,
+    unsqueeze_copy,
+    view_copy,
+)
+
+range = _small_functions.range  # noqa: A001 - PyTorch's (deprecated) name shadows the builtin
+__all__ += ["conj", "conj_physical", "is_conj", "is_neg", "resolve_conj", "resolve_neg",
+            "get_num_interop_threads", "is_warn_always_enabled", "set_flush_denormal",
+            "set_num_interop_threads", "set_warn_always", "concatenate", "detach", "detach_",
+            "fill", "get_device", "typename", "vmap", "range", "alias_copy", "detach_copy",
+            "diagonal_copy", "expand_copy", "narrow_copy", "permute_copy", "select_copy",
+            "slice_copy", "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy",
+            "transpose_copy", "unbind_copy", "unfold_copy", "unsqueeze_copy", "view_copy"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

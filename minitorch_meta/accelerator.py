@@ -18,11 +18,11 @@ The usual opening of a script (PyTorch's "Learn the Basics")::
 from __future__ import annotations
 
 import functools
-import warnings
 from collections import OrderedDict
 
 from . import cuda as _cuda
 from .backends import cupy_backend as _cupy_backend
+from .caller_warnings import warn_at_caller
 from .device import device as _device
 
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
@@ -97,7 +97,7 @@ def _deprecated(message: str):
     def wrap(function):
         @functools.wraps(function)
         def warned(*args, **kwargs):
-            warnings.warn(message, FutureWarning, stacklevel=2)
+            warn_at_caller(message, FutureWarning)
             return function(*args, **kwargs)
         return warned
     return wrap

@@ -12,7 +12,7 @@ code which reads them back sees what it set, as under PyTorch.
 
 from __future__ import annotations
 
-import warnings
+from .caller_warnings import warn_at_caller
 
 _PRECISIONS = ("highest", "high", "medium")
 # PyTorch's switches are process-wide too; these are read only by the getters below.
@@ -23,9 +23,8 @@ def set_float32_matmul_precision(precision: str) -> None:
     """Record ``"highest"``, ``"high"`` or ``"medium"`` (another value warns and changes
     nothing, as in PyTorch). Our float32 matmuls are always computed in full float32."""
     if precision not in _PRECISIONS:
-        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
-                      "set_float32_matmul_precision call has no effect.", UserWarning,
-                      stacklevel=2)
+        warn_at_caller(f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
+                       "set_float32_matmul_precision call has no effect.", UserWarning)
         return
     _settings["matmul_precision"] = precision
 

@@ -11,12 +11,11 @@ meta runs it too.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from . import dtypes
 from . import functions as F
+from .caller_warnings import warn_at_caller
 from .ops import shapes
 from .ops.block_diag import BlockDiag
 from .ops.vander import Vander
@@ -57,8 +56,8 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """
     tensors = _tensor_list("meshgrid", tensors)
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+        warn_at_caller("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                       "indexing argument.", UserWarning)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '

@@ -144,13 +144,19 @@ def wrap_int(value: int, to: dtype) -> int:
     """
     value = int(value)
     if not -2 ** 63 <= value < 2 ** 64:
-        raise OverflowError(f"the integer {value} is too big to convert to a scalar of "
-                            f"{to}: a Python int operand must lie in [-2**63, 2**64)")
+        raise OverflowError(int_scalar_overflow(value))
     bits = 8 * to.itemsize
     value %= 1 << bits
     if to.numpy.kind == "i" and value >= 1 << (bits - 1):
         value -= 1 << bits
     return value
+
+
+def int_scalar_overflow(value: int) -> str:
+    """PyTorch's words for a Python int it cannot take as a scalar, and what to do."""
+    words = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+    return (f"{words}: the integer {value} is outside [-2**63, 2**64), the ints taken as a "
+            "scalar operand; pass it as a float (float(value)) instead")
 
 
 def promote(a: dtype, b: dtype) -> dtype:
@@ -184,11 +190,24 @@ def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
 
     A scalar never widens a tensor of its own kind: ``float32 * 2.5`` stays float32, but an
     integer tensor times a float becomes the default float dtype.
+
+    Raises:
+        OverflowError for a Python int outside ``[-2 ** 63, 2 ** 64)``, whatever the tensor's
+            dtype: PyTorch takes no wider int as a scalar (``float_tensor + 2 ** 70``).
+        RuntimeError for a bool tensor with an int in ``[2 ** 63, 2 ** 64)`` (uint64 to
+            PyTorch, which it does not promote).
     """
     if isinstance(scalar, bool):
         return tensor_dtype
+    if isinstance(scalar, int) and not -2 ** 63 <= scalar < 2 ** 64:
+        raise OverflowError(int_scalar_overflow(scalar))
     if isinstance(scalar, float) and not tensor_dtype.is_floating_point:
         return get_default_dtype()
     if isinstance(scalar, int) and tensor_dtype is bool_:
+        if scalar >= 2 ** 63:  # PyTorch would need uint64 for it, which it cannot promote
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote Bool and UInt64 (the scalar {scalar} "
+                               "does not fit int64); convert the bool tensor first, e.g. "
+                               ".double()")
         return int64
     return tensor_dtype

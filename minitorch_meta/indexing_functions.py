@@ -22,7 +22,7 @@ from .ops.masked_select import MaskedScatter, MaskedSelect
 from .ops.nonzero import count_nonzero
 from .ops.split import as_int
 from .ops.take_put import Put, Take
-from .scatter_functions import _in_place, _require_tensor
+from .scatter_functions import _in_place, _require_tensor, unwritten
 
 
 def masked_select(input, mask):
@@ -110,8 +110,12 @@ def put_(self, index, source, accumulate: bool = False):
 
 
 def index_put_(input, indices, values, accumulate: bool = False):
-    """In-place ``index_put``."""
-    return _in_place(input, "index_put_", values, index_put, indices, values, accumulate)
+    """In-place ``index_put`` (into an ``expand`` view too, without ``accumulate``, with
+    PyTorch's deprecation warning)."""
+    positions = None if accumulate else lambda: index_put(
+        unwritten(input), indices, input.new_ones((), dtype=dtypes.bool_))
+    return _in_place(input, "index_put_", values, index_put, indices, values, accumulate,
+                     positions=positions)
 
 
 # -- helpers ------------------------------------------------------------------------------

@@ -67,6 +67,11 @@ FUNCTIONS_WITH_OUT = (
     # legacy_linalg.py
     "cholesky_inverse", "cholesky_solve", "frobenius_norm", "nuclear_norm", "orgqr", "ormqr",
     "qr", "triangular_solve",
+    # small_functions.py, conjugation.py, view_copies.py
+    "concatenate", "range", "conj_physical", "alias_copy", "detach_copy", "diagonal_copy",
+    "expand_copy", "narrow_copy", "permute_copy", "select_copy", "slice_copy", "split_copy",
+    "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
+    "unfold_copy", "unsqueeze_copy", "view_copy",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -88,6 +93,7 @@ EXACT_DTYPE = frozenset((
 FACTORIES = frozenset((
     "arange", "empty", "eye", "full", "linspace", "logspace", "ones", "rand", "randint",
     "randn", "randperm", "zeros",
+    "range",
 ))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numbers import Number
 
+from . import dtypes
 from . import functions as F
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
@@ -102,18 +103,27 @@ def index_copy_(self, dim: int, index, source):
 
 
 def index_fill_(self, dim: int, index, value):
-    """In-place ``index_fill``."""
-    return _in_place(self, "index_fill_", value, index_fill, dim, index, value)
+    """In-place ``index_fill`` (into an ``expand`` view too, with PyTorch's deprecation
+    warning: the same value wherever shared elements are filled)."""
+    return _in_place(self, "index_fill_", value, index_fill, dim, index, value,
+                     positions=lambda: index_fill(unwritten(self), dim, index, True))
 
 
-def _in_place(self, op: str, written, function, *args, **keywords):
-    """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules."""
+def _in_place(self, op: str, written, function, *args, positions=None, **keywords):
+    """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules;
+    ``positions`` as for ``Tensor._write``."""
     self._check_inplace(op)
     if getattr(written, "requires_grad", False) and is_grad_enabled():
         raise RuntimeError(f"{op}: a tensor that requires grad cannot be written in place "
                            "(in-place ops are not differentiated in minitorch_meta); use the "
                            f"out-of-place {op[:-1]}, or detach it")
-    return self._write(op, function(self, *args, **keywords))
+    return self._write(op, function(self, *args, **keywords), positions)
+
+
+def unwritten(tensor):
+    """All-False bool tensor of ``tensor``'s shape and device: the start of a map of the
+    elements an in-place op writes (see ``Tensor._write``)."""
+    return tensor.new_zeros(tuple(tensor.shape), dtype=dtypes.bool_)
 
 
 def _source_or_value(op: str, src, value) -> tuple:

@@ -14,6 +14,7 @@ from . import dtypes
 from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
 from .backends.base import is_basic_index
+from .caller_warnings import warn_at_caller
 from .device import device as Device
 from .device import to_device
 from .errors import ShapeError
@@ -92,7 +93,9 @@ class Tensor(TensorMethods):
 
         A write into an ``expand`` view, where several elements share one memory
         location, is refused as PyTorch refuses it, unless ``same_value_everywhere``
-        (``fill_``, ``zero_``: then the shared locations cannot disagree).
+        (``fill_``, ``zero_``: then the shared locations cannot disagree), or unless the
+        index has tensors (``x[mask] = 0``): PyTorch deprecates those writes, with a
+        warning, but performs them.
         """
         backend, data = self._backend, self._data
         if not hasattr(type(data), "__setitem__"):
@@ -100,7 +103,7 @@ class Tensor(TensorMethods):
             # a scalar cannot be written into, so the tensor takes a 0-d array of it
             data = self._data = backend.asarray(data, None)
         if not same_value_everywhere and backend.has_internal_overlap(data):
-            _refuse_overlapping_write(backend, data, index)
+            _check_overlapping_write(backend, data, index)
         backend.setitem(data, index, value)
         self._counter().value += 1
 
@@ -439,8 +442,15 @@ class Tensor(TensorMethods):
                                "autograd graph are not supported by minitorch_meta; use the "
                                "out-of-place form (x = x + y)")
 
-    def _write(self, op: str, result: Tensor) -> Tensor:
-        """Store ``result`` into this tensor's memory (shape and dtype must fit)."""
+    def _write(self, op: str, result: Tensor, positions=None) -> Tensor:
+        """Store ``result`` into this tensor's memory (shape and dtype must fit).
+
+        ``positions``, for the ops PyTorch lets write into an ``expand`` view with a
+        deprecation warning (``masked_fill_``, ``index_fill_``, ``index_put_``), makes the
+        bool tensor of the elements the op writes; it is called only for such a view, whose
+        shared locations then take the written elements' values (elements that are not
+        written must not overwrite a shared location with its old value).
+        """
         if tuple(result._data.shape) != tuple(self._data.shape):
             from .ops.shapes import ShapeError, fmt
 
@@ -453,6 +463,13 @@ class Tensor(TensorMethods):
             names = dtypes.SCALAR_TYPE_NAMES  # PyTorch's words: "Float", "Long"
             raise RuntimeError(f"{op}: result type {names[got]} can't be cast to the desired "
                                f"output type {names[wanted]}")
+        if positions is not None and self._backend.has_internal_overlap(self._data):
+            warn_at_caller(_overlapping_write_deprecated(op))
+            written = positions()._data
+            self._backend.setitem(self._data, written,
+                                  self._backend.getitem(result._data, written))
+            self._counter().value += 1
+            return self
         self._store(Ellipsis, result._data)
         return self
 
@@ -580,19 +597,32 @@ def _unpickle(cls, values, shape, dtype_name, device_name, requires_grad):
     return cls._make(data, backend, requires_grad)
 
 
-def _refuse_overlapping_write(backend, data, index) -> None:
-    """Raise PyTorch's error when ``data[index]`` has elements that share memory.
+def _check_overlapping_write(backend, data, index) -> None:
+    """PyTorch's rule for writing ``data[index]`` when ``data`` has elements that share
+    memory (an ``expand`` view).
 
-    ``x.expand(3, 4)[:, 0] = 1`` writes three distinct elements and is allowed; ``[0]``
-    would write one location four times, as would any indexing with tensors (PyTorch
-    deprecates those writes into expanded tensors; here they are refused).
+    ``x.expand(3, 4)[0] = 1`` writes four distinct elements and is allowed; ``[:, 0]``
+    would write one location three times, and raises PyTorch's error. An index with
+    tensors (``x[mask] = 0``, ``x[:, idx] = 1``) is PyTorch's ``index_put_``, which
+    deprecates such writes with a warning but performs them.
     """
-    if is_basic_index(index) and not backend.has_internal_overlap(backend.getitem(data, index)):
+    if not is_basic_index(index):
+        warn_at_caller(_overlapping_write_deprecated("index_put_"))
+        return
+    if not backend.has_internal_overlap(backend.getitem(data, index)):
         return
     raise RuntimeError("unsupported operation: more than one element of the written-to "
                        "tensor refers to a single memory location (it is an expand() view, "
                        "or a view of one). Please clone() the tensor before performing the "
                        "operation.")
+
+
+def _overlapping_write_deprecated(op: str) -> str:
+    """PyTorch's warning for a write into an expanded tensor that it still performs."""
+    example = "tensor[indices] = tensor" if op == "index_put_" else "tensor[mask] = scalar"
+    return (f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
+            "performing this operation. This also applies to advanced indexing e.g. "
+            f"{example}")
 
 
 def is_tensor(obj) -> bool:

@@ -10,11 +10,10 @@ and device.
 
 from __future__ import annotations
 
-import warnings
-
 from . import alias_functions as AF
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import conjugation as CJ
 from . import covariance as CV
 from . import cumulative_functions as CF
 from . import diagonal_fill as DF
@@ -42,8 +41,10 @@ from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import strided_factories as SFA
 from . import unique_functions as UF
+from . import view_copies as VC
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
+from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops.views import MatrixTranspose
@@ -204,14 +205,16 @@ class TensorMethods:
     sort, topk, masked_fill = F.sort, F.topk, F.masked_fill
 
     def masked_fill_(self, mask, value):
-        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph)."""
+        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph);
+        into an ``expand`` view too, with PyTorch's deprecation warning."""
         self._check_inplace("masked_fill_")
         if getattr(value, "requires_grad", False) and is_grad_enabled():
             raise RuntimeError("masked_fill_: a value tensor that requires grad cannot be "
                                "written in place (in-place ops are not differentiated in "
                                "minitorch_meta); use the out-of-place masked_fill, or detach "
                                "the value")
-        return self._write("masked_fill_", F.masked_fill(self, mask, value))
+        return self._write("masked_fill_", F.masked_fill(self, mask, value),
+                           lambda: F.masked_fill(SC.unwritten(self), mask, True))
 
     # elementwise math (math_functions.py)
     sin, cos, log1p, expm1, log2, log10 = M.sin, M.cos, M.log1p, M.expm1, M.log2, M.log10
@@ -318,10 +321,10 @@ class TensorMethods:
         from .tensor import Tensor
 
         if isinstance(data, Tensor):
-            warnings.warn("To copy construct from a tensor, it is recommended to use "
-                          "sourceTensor.detach().clone() or "
-                          "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            warn_at_caller("To copy construct from a tensor, it is recommended to use "
+                           "sourceTensor.detach().clone() or "
+                           "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                           "tensor.new_tensor(sourceTensor).", UserWarning)
         return tensor(data, **_like(self, dtype, device, requires_grad))
 
     # reordering, tiling, triangles and diagonals
@@ -502,6 +505,11 @@ class TensorMethods:
 
     def __rrshift__(self, other):
         return F._binary(bit_shifts.RightShift, other, self)
+
+    # conjugation of real tensors (conjugation.py); a view's copy (view_copies.py)
+    conj, conj_physical, resolve_conj, resolve_neg, is_conj, is_neg = (
+        CJ.conj, CJ.conj_physical, CJ.resolve_conj, CJ.resolve_neg, CJ.is_conj, CJ.is_neg)
+    narrow_copy = VC.narrow_copy
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -9,9 +9,9 @@ compare frameworks at the same thread count, as ``benchmarks/`` does.
 from __future__ import annotations
 
 import os
-import warnings
 
 from .backends.openblas import loaded_openblas as _blas
+from .caller_warnings import warn_at_caller
 
 
 def set_num_threads(n: int) -> None:
@@ -20,10 +20,10 @@ def set_num_threads(n: int) -> None:
         raise RuntimeError(f"set_num_threads expects a positive integer, got {n!r}")
     blas = _blas()
     if not blas.found:
-        warnings.warn("set_num_threads: the BLAS NumPy uses is not an OpenBLAS this process "
-                      "can reach, so its thread count is unchanged; set it with its own "
-                      "environment variable (e.g. MKL_NUM_THREADS) before starting Python",
-                      RuntimeWarning, stacklevel=2)
+        warn_at_caller("set_num_threads: the BLAS NumPy uses is not an OpenBLAS this process "
+                       "can reach, so its thread count is unchanged; set it with its own "
+                       "environment variable (e.g. MKL_NUM_THREADS) before starting Python",
+                       RuntimeWarning)
         return
     blas.set_num_threads(n)
 

@@ -1,7 +1,10 @@
 """``expand`` is a stride-0 view, as PyTorch's: no copy, memory shared with the input, and
-writes that would put two values into one memory location refused with PyTorch's error."""
+writes that would put two values into one memory location refused with PyTorch's error
+(or, for the writes PyTorch deprecates but performs, done with its warning)."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -100,18 +103,72 @@ def test_writes_into_an_expanded_tensor_as_torch(name, write, device):
     np.testing.assert_array_equal(ours_base.cpu().numpy(), theirs_base.numpy())
 
 
+def _deprecated_write_cases():
+    """Writes PyTorch performs into an expanded tensor with a deprecation warning, each
+    with a result PyTorch defines (one value wherever shared elements are written)."""
+    return [
+        ("tensor_index", "index_put_", lambda y, lib: y.__setitem__(
+            lib.tensor([0, 1], device=y.device), 1.0)),
+        ("column_tensor_index", "index_put_", lambda y, lib: y.__setitem__(
+            (slice(None), lib.tensor([1, 3], device=y.device)), 7.0)),
+        ("bool_mask_setitem", "index_put_", lambda y, lib: y.__setitem__(y > 1.5, -1.0)),
+        ("masked_fill_", "masked_fill_", lambda y, lib: y.masked_fill_(
+            lib.eye(3, 4, dtype=lib.bool, device=y.device), 9.0)),
+        ("masked_fill_row_mask", "masked_fill_", lambda y, lib: y.masked_fill_(
+            lib.tensor([True, False, True, False], device=y.device), 9.0)),
+        ("masked_fill_tensor_value", "masked_fill_", lambda y, lib: y.masked_fill_(
+            lib.eye(3, 4, dtype=lib.bool, device=y.device), lib.tensor(4.0, device=y.device))),
+        ("index_fill_columns", "index_fill_", lambda y, lib: y.index_fill_(
+            1, lib.tensor([0, 2], device=y.device), 9.0)),
+        ("index_fill_rows", "index_fill_", lambda y, lib: y.index_fill_(
+            0, lib.tensor([1], device=y.device), 9.0)),
+        ("index_put_", "index_put_", lambda y, lib: y.index_put_(
+            (lib.tensor([0, 2], device=y.device), lib.tensor([1, 1], device=y.device)),
+            lib.tensor(5.0, device=y.device))),
+    ]
+
+
+@pytest.mark.parametrize("name, op, write", _deprecated_write_cases(),
+                         ids=[n for n, _, _ in _deprecated_write_cases()])
+def test_deprecated_writes_into_an_expanded_tensor_warn_and_write_as_torch(name, op, write,
+                                                                          device):
+    torch = _torch()
+    values = np.arange(4.0, dtype=np.float32)
+    ours_base, theirs_base = mt.tensor(values, device=device), torch.tensor(values)
+    message = f"Use of {op} on expanded tensors is deprecated. Please clone"
+    with warnings.catch_warnings(record=True) as theirs:  # x[mask] = 1 warns twice there
+        warnings.simplefilter("always")
+        write(theirs_base.expand(3, 4), torch)
+    assert any(message in str(w.message) for w in theirs)
+    with pytest.warns(UserWarning, match=message) as record:
+        write(ours_base.expand(3, 4), mt)
+    assert len(record) == 1 and record[0].filename == __file__  # the user's line
+    np.testing.assert_array_equal(ours_base.cpu().numpy(), theirs_base.numpy())
+    assert ours_base._version == 1
+
+
+def test_an_accumulating_index_put_into_an_expanded_tensor_is_refused(device):
+    """PyTorch adds every aliased element's value into the shared location; that is not
+    done here (docs/differences.md): refused, nothing written."""
+    base = mt.zeros(4, device=device)
+    index = (mt.tensor([0, 1], device=device), mt.tensor([1, 1], device=device))
+    with pytest.raises(RuntimeError, match=OVERLAP):
+        base.expand(3, 4).index_put_(index, mt.tensor(1.0, device=device), accumulate=True)
+    assert base.tolist() == [0.0] * 4
+
+
 @pytest.mark.parametrize("write", [
-    lambda y: y.__setitem__(mt.tensor([0, 1], device=y.device), 1.0),
-    lambda y: y.masked_fill_(mt.ones(3, 4, dtype=mt.bool, device=y.device), 1.0),
-    lambda y: y.index_fill_(1, mt.tensor([0], device=y.device), 1.0),
-], ids=["tensor_index", "masked_fill_", "index_fill_"])
-def test_writes_through_tensor_indices_are_refused(write, device):
-    """PyTorch deprecates these (a warning) and still writes; refused here
-    (docs/differences.md)."""
-    base = mt.zeros(3, 1, device=device)
+    lambda y: y.masked_scatter_(mt.ones(3, 4, dtype=mt.bool, device=y.device),
+                                mt.ones(12, device=y.device)),
+    lambda y: y.index_copy_(1, mt.tensor([0], device=y.device), mt.ones(3, 1, device=y.device)),
+    lambda y: y.index_add_(1, mt.tensor([0], device=y.device), mt.ones(3, 1, device=y.device)),
+    lambda y: y.scatter_(1, mt.zeros(3, 1, dtype=mt.int64, device=y.device), 7.0),
+], ids=["masked_scatter_", "index_copy_", "index_add_", "scatter_"])
+def test_writes_pytorch_refuses_into_an_expanded_tensor_are_refused(write, device):
+    base = mt.zeros(1, 4, device=device)
     with pytest.raises(RuntimeError, match=OVERLAP):
         write(base.expand(3, 4))
-    assert base.tolist() == [[0.0]] * 3
+    assert base.tolist() == [[0.0] * 4]
 
 
 def test_the_gradient_of_an_expand_sums_over_the_grown_dimensions(device):

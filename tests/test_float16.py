@@ -188,6 +188,12 @@ OPS = {
                              [_normal((2, 32, 10, 10)), _normal((32, 32, 3, 3))]),
     "conv2d_stride": (lambda T, F, x, w: F.conv2d(x, w, stride=2),
                       [_normal((2, 3, 9, 9)), _normal((4, 3, 3, 3))]),
+    "conv_transpose1d": (lambda T, F, x, w, b: F.conv_transpose1d(x, w, b, stride=2),
+                         [_normal((2, 16, 9)), _normal((16, 4, 3)), _normal((4,))]),
+    "conv_transpose2d": (lambda T, F, x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1),
+                         [_normal((2, 16, 6, 6)), _normal((16, 4, 3, 3)), _normal((4,))]),
+    "conv_transpose3d": (lambda T, F, x, w: F.conv_transpose3d(x, w, stride=2),
+                         [_normal((2, 8, 3, 3, 3)), _normal((8, 4, 2, 2, 2))]),
     "max_pool2d": (lambda T, F, x: F.max_pool2d(x, 2), [_normal((2, 3, 8, 8))]),
     "avg_pool2d": (lambda T, F, x: F.avg_pool2d(x, 3, 2, 1), [_normal((2, 3, 8, 8))]),
     "avg_pool2d_global": (lambda T, F, x: F.avg_pool2d(x, 16), [_normal((2, 3, 16, 16))]),
@@ -317,13 +323,22 @@ ROUNDED_ONCE = {
     "matmul": (lambda x, w: x @ w.t(), [(64, 300), (32, 300)]),
     "einsum": (lambda x, w: mt.einsum("ik,jk->ij", x, w), [(64, 300), (32, 300)]),
     "conv2d": (lambda x, w: mF.conv2d(x, w, padding=1), [(2, 16, 12, 12), (8, 16, 3, 3)]),
+    "conv_transpose1d": (lambda x, w: mF.conv_transpose1d(x, w, stride=2, padding=1),
+                         [(2, 64, 12), (64, 8, 3)]),
+    "conv_transpose2d": (lambda x, w, b: mF.conv_transpose2d(x, w, b, stride=2, padding=1),
+                         [(2, 64, 6, 6), (64, 8, 3, 3), (8,)]),
+    "conv_transpose2d_groups": (lambda x, w: mF.conv_transpose2d(x, w, groups=2),
+                                [(2, 64, 5, 5), (64, 4, 3, 3)]),
+    "conv_transpose3d": (lambda x, w: mF.conv_transpose3d(x, w, stride=2),
+                         [(2, 32, 3, 3, 3), (32, 4, 2, 2, 2)]),
     "erf": (lambda x: mt.erf(x * 2), [(400,)]),
     "avg_pool2d": (lambda x: mF.avg_pool2d(x, 3, 1), [(2, 3, 12, 12)]),
     "avg_pool2d_global": (lambda x: mF.avg_pool2d(x, 12), [(2, 3, 12, 12)]),
     "adaptive_avg_pool2d": (lambda x: mF.adaptive_avg_pool2d(x, 5), [(2, 3, 12, 12)]),
 }
 #: kernels that compute float16 in float32 only on the CPU (cuBLAS has float16 GEMMs)
-CPU_ONLY = {"matmul", "einsum", "conv2d"}
+CPU_ONLY = {"matmul", "einsum", "conv2d", "conv_transpose1d", "conv_transpose2d",
+            "conv_transpose2d_groups", "conv_transpose3d"}
 
 
 @pytest.mark.parametrize("name", list(ROUNDED_ONCE))

@@ -8,10 +8,10 @@ mechanism) and ``autocast_lists.py`` (the op lists).
 from __future__ import annotations
 
 import functools
-import warnings
 
 from .. import autocasting as state
 from .. import dtypes
+from ..caller_warnings import warn_at_caller
 
 
 def is_autocast_available(device_type: str) -> bool:
@@ -69,8 +69,7 @@ class autocast:  # noqa: N801 - PyTorch's name
     def _usable(self) -> bool:
         """PyTorch's checks at construction: each failing one warns and turns autocast off."""
         if self.device == "cuda" and _cuda_unusable():
-            warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.",
-                          stacklevel=3)
+            warn_at_caller("CUDA is not available or torch_xla is imported. Disabling autocast.")
             return False
         if self.fast_dtype not in SUPPORTED_DTYPES:
             name = self.device.upper()
@@ -78,9 +77,9 @@ class autocast:  # noqa: N801 - PyTorch's name
             why = ("\nThe default CPU autocast dtype, torch.bfloat16, does not exist here "
                    "(NumPy has no bfloat16): pass dtype=torch.float16."
                    if self.fast_dtype is None else "")
-            warnings.warn(f"In {name} autocast, but the target dtype is not supported. "
-                          f"Disabling autocast.\n{name} Autocast only supports dtypes of "
-                          f"{supported} currently.{why}", stacklevel=3)
+            warn_at_caller(f"In {name} autocast, but the target dtype is not supported. "
+                           f"Disabling autocast.\n{name} Autocast only supports dtypes of "
+                           f"{supported} currently.{why}")
             return False
         return True
 
@@ -121,6 +120,6 @@ class autocast:  # noqa: N801 - PyTorch's name
 
 def deprecated_autocast_warning(device_type: str) -> None:
     """PyTorch's FutureWarning for ``torch.cpu.amp.autocast``/``torch.cuda.amp.autocast``."""
-    warnings.warn(f"`torch.{device_type}.amp.autocast(args...)` is deprecated. Please use "
-                  f"`torch.amp.autocast('{device_type}', args...)` instead.",
-                  FutureWarning, stacklevel=3)
+    warn_at_caller(f"`torch.{device_type}.amp.autocast(args...)` is deprecated. Please use "
+                   f"`torch.amp.autocast('{device_type}', args...)` instead.",
+                   FutureWarning)

@@ -12,12 +12,12 @@ number back (whether to skip).
 
 from __future__ import annotations
 
-import warnings
 from collections import abc, defaultdict
 from enum import Enum
 from typing import Any
 
 from .. import dtypes
+from ..caller_warnings import warn_at_caller
 
 
 class OptState(Enum):
@@ -54,8 +54,8 @@ class GradScaler:
         self._device = device
         self._enabled = enabled
         if self._device == "cuda" and enabled and _cuda_unusable():
-            warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
-                          "Disabling.", stacklevel=2)
+            warn_at_caller("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
+                           "Disabling.")
             self._enabled = False
         if self._enabled:
             if growth_factor <= 1.0:

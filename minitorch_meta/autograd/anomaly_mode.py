@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 import threading
 import traceback
-import warnings
 
+from ..caller_warnings import warn_at_caller
 from .indexed_gradient import IndexedGradient
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,8 +65,8 @@ class detect_anomaly:  # noqa: N801 - PyTorch's name
         self.prev = is_anomaly_enabled()
         self.check_nan = check_nan
         self.prev_check_nan = is_anomaly_check_nan_enabled()
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the "
-                      "runtime and should only be enabled for debugging.", stacklevel=2)
+        warn_at_caller("Anomaly Detection has been enabled. This mode will increase the "
+                       "runtime and should only be enabled for debugging.")
 
     def __enter__(self) -> None:
         set_anomaly_enabled(True, self.check_nan)
@@ -152,12 +152,12 @@ def checked_backward(backward, node, grad, retain_graph: bool) -> tuple:
     except Exception:
         trace = getattr(node, "_anomaly_trace", None)
         if trace is None:
-            warnings.warn(f"Error detected in {node.name()}. No forward pass information "
-                          "available. Enable detect anomaly during forward pass for more "
-                          "information.", stacklevel=2)
+            warn_at_caller(f"Error detected in {node.name()}. No forward pass information "
+                           "available. Enable detect anomaly during forward pass for more "
+                           "information.")
         else:
-            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that "
-                          f"caused the error:\n{''.join(trace)}", stacklevel=2)
+            warn_at_caller(f"Error detected in {node.name()}. Traceback of forward call that "
+                           f"caused the error:\n{''.join(trace)}")
         raise
 
 

@@ -23,8 +23,8 @@ second-order gradients are checked against finite differences of first-order one
 from __future__ import annotations
 
 import itertools
-import warnings
 
+from ..caller_warnings import warn_at_caller
 from .grad_mode import enable_grad, no_grad
 from .gradients import grad as _grad
 
@@ -191,10 +191,9 @@ def _checked_inputs(inputs: tuple) -> list:
         if not (_is_tensor(value) and value.requires_grad):
             continue
         if value.dtype != torch.float64:
-            warnings.warn(f"Input #{index} requires gradient and is not a double precision "
-                          "floating point or complex. This check will likely fail if all the "
-                          "inputs are not of double precision floating point or complex. ",
-                          stacklevel=4)
+            warn_at_caller(f"Input #{index} requires gradient and is not a double precision "
+                           "floating point or complex. This check will likely fail if all the "
+                           "inputs are not of double precision floating point or complex. ")
         if not all(stride > 0 or size <= 1 for stride, size in zip(value.stride(), value.shape)):
             # an ``expand`` view: nudging one element would move every element sharing it
             raise RuntimeError(f"The {index}th input has a dimension with stride 0. gradcheck "
@@ -411,12 +410,12 @@ def _check_undefined_grads(func, inputs, diff_inputs) -> None:
         try:
             grads = _grads_with_undefined(outputs, pattern, diff_inputs)
         except RuntimeError as error:
-            warnings.warn(_BC_WARNING, stacklevel=4)
+            warn_at_caller(_BC_WARNING)
             raise GradcheckError("Expected backward function to handle undefined output "
                                  "grads. Please look at \"Notes about undefined output "
                                  "gradients\" in \"tools/autograd/derivatives.yaml\"") from error
         if any(g is not None and not bool(g.eq(0).all()) for g in grads):
-            warnings.warn(_BC_WARNING, stacklevel=4)
+            warn_at_caller(_BC_WARNING)
             raise GradcheckError("Expected all input grads to be undefined or zero when all "
                                  "output grads are undefined or zero. Please look at \"Notes "
                                  "about undefined output gradients\" in "

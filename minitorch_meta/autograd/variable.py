@@ -7,7 +7,7 @@ detached, sharing its memory), and ``isinstance(t, Variable)`` is true of every 
 
 from __future__ import annotations
 
-import warnings
+from ..caller_warnings import warn_at_caller
 
 
 class _VariableMeta(type):
@@ -30,8 +30,8 @@ class Variable(metaclass=_VariableMeta):
         from ..tensor import Tensor
 
         if volatile:
-            warnings.warn("volatile was removed and now has no effect. Use `with "
-                          "torch.no_grad():` instead.", UserWarning, stacklevel=2)
+            warn_at_caller("volatile was removed and now has no effect. Use `with "
+                           "torch.no_grad():` instead.", UserWarning)
         if data is None:
             return empty(0, requires_grad=requires_grad)
         if not isinstance(data, Tensor):

@@ -5,9 +5,10 @@ sum of a few hundred products (one convolution output) loses two or three of tho
 PyTorch's CPU kernels compute half-precision data in float32 and round each result once
 (its "opmath" type); these kernels do the same on float16 arrays, on every device:
 
-- convolution, when the backend's ``half_gemm_dtype`` says so: NumPy has no BLAS for
-  float16 (its matmul is a plain loop, ~80x slower than float32 BLAS, that accumulates in
-  float16), while cuBLAS has fast float16 GEMMs that accumulate in float32;
+- convolution and transposed convolution, when the backend's ``half_gemm_dtype`` says
+  so: NumPy has no BLAS for float16 (its matmul is a plain loop, ~80x slower than
+  float32 BLAS, that accumulates in float16), while cuBLAS has fast float16 GEMMs that
+  accumulate in float32;
 - average pooling (fixed and adaptive), which adds its taps into the output's dtype.
 
 The widened forward's ``saved`` stays in float32 (twice the memory of float16), so that
@@ -43,6 +44,16 @@ class HalfKernels:
         grads = super().conv2d_backward(gy.astype(self.half_gemm_dtype), saved,
                                         needs_input_grad)
         return _narrowed(grads, gy.dtype)
+
+    def conv_transpose2d(self, x, w, b, stride, padding, dilation, out_hw, groups=1):
+        # (conv_transpose1d runs on this kernel; conv_transpose3d widens in xp_conv3d.py)
+        if not self._widens_gemm(x):
+            return super().conv_transpose2d(x, w, b, stride, padding, dilation, out_hw, groups)
+        wide = self.half_gemm_dtype
+        y = super().conv_transpose2d(x.astype(wide), w.astype(wide),
+                                     None if b is None else b.astype(wide),
+                                     stride, padding, dilation, out_hw, groups)
+        return y.astype(x.dtype)  # ``astype`` keeps the channels-last layout
 
     def avg_pool2d(self, x, kernel, stride, padding, out_hw, divisor):
         if x.dtype != self.xp.float16:

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import warnings
-
 from .. import dtypes
 from ..amp.autocast_mode import autocast as _autocast
 from ..amp.autocast_mode import deprecated_autocast_warning
 from ..amp.grad_scaler import GradScaler as _GradScaler
+from ..caller_warnings import warn_at_caller
 
 
 class autocast(_autocast):  # noqa: N801 - PyTorch's name
@@ -25,9 +24,8 @@ class GradScaler(_GradScaler):
     def __init__(self, init_scale: float = 2.0**16, growth_factor: float = 2.0,
                  backoff_factor: float = 0.5, growth_interval: int = 2000,
                  enabled: bool = True) -> None:
-        warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
-                      "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning,
-                      stacklevel=2)
+        warn_at_caller("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
+                       "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning)
         super().__init__("cuda", init_scale=init_scale, growth_factor=growth_factor,
                          backoff_factor=backoff_factor, growth_interval=growth_interval,
                          enabled=enabled)

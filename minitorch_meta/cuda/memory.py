@@ -14,6 +14,7 @@ from collections import OrderedDict
 
 from ..backends import cupy_backend as _cupy_backend
 from ..backends import registry as _registry
+from ..caller_warnings import warn_at_caller
 from .devices import backend_of, is_initialized
 
 
@@ -65,11 +66,10 @@ def reset_peak_memory_stats(device=None) -> None:
 
 def reset_max_memory_allocated(device=None) -> None:
     """The older name of ``reset_peak_memory_stats`` (PyTorch warns that it is deprecated)."""
-    import warnings
 
-    warnings.warn("torch.cuda.reset_max_memory_allocated now calls "
-                  "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
-                  FutureWarning, stacklevel=2)
+    warn_at_caller("torch.cuda.reset_max_memory_allocated now calls "
+                   "torch.cuda.reset_peak_memory_stats, which resets /all/ peak memory stats.",
+                   FutureWarning)
     reset_peak_memory_stats(device)
 
 

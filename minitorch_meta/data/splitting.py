@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from collections.abc import Sequence
 
+from ..caller_warnings import warn_at_caller
 from ..factories import randperm
 from .dataset import Dataset, Subset
 
@@ -60,8 +60,8 @@ def _lengths_from_fractions(fractions: Sequence[float], size: int) -> list[int]:
         lengths[i % len(lengths)] += 1
     for i, length in enumerate(lengths):
         if length == 0:
-            warnings.warn(f"Length of split at index {i} is 0. This might result in an empty "
-                          "dataset.", stacklevel=3)
+            warn_at_caller(f"Length of split at index {i} is 0. This might result in an empty "
+                           "dataset.")
     return lengths
 
 

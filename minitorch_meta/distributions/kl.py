@@ -9,8 +9,8 @@ ways. The formulas are tensor ops, so gradients flow and meta gives shapes.
 from __future__ import annotations
 
 import math
-import warnings
 
+from ..caller_warnings import warn_at_caller
 from ..nn.functional import softplus
 from .bernoulli import Bernoulli
 from .categorical import Categorical
@@ -63,9 +63,9 @@ def _dispatch(type_p: type, type_q: type):
     by_p = min(matches, key=lambda m: (mro_p.index(m[0]), mro_q.index(m[1])))
     by_q = min(matches, key=lambda m: (mro_q.index(m[1]), mro_p.index(m[0])))
     if _KL_REGISTRY[by_p] is not _KL_REGISTRY[by_q]:
-        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
-                      f"Please register_kl({by_p[0].__name__}, {by_q[1].__name__})",
-                      RuntimeWarning, stacklevel=3)
+        warn_at_caller(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+                       f"Please register_kl({by_p[0].__name__}, {by_q[1].__name__})",
+                       RuntimeWarning)
     return _KL_REGISTRY[by_p]
 
 

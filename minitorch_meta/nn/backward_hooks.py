@@ -16,10 +16,9 @@ output gradients are known, with ``grad_input`` all None, as in PyTorch.
 
 from __future__ import annotations
 
-import warnings
-
 from ..autograd.slots import SLOT_MERGER as _SLOT_MERGER
 from ..autograd.slots import Slots as _Slots
+from ..caller_warnings import warn_at_caller
 from ..ops.function import _edge
 from ..tensor import Tensor
 
@@ -76,10 +75,10 @@ class BackwardHook:
         self.grad_outputs[slot] = grad
         if not any(self.input_needs_grad) and len(self.grad_outputs) == self.n_outputs:
             # PyTorch warns here too: the hook sees no input gradients, which is easy to miss
-            warnings.warn("Full backward hook is firing when gradients are computed with "
-                          "respect to module outputs since no inputs require gradients "
-                          f"({type(self.module).__name__}'s grad_input is all None)",
-                          UserWarning, stacklevel=2)
+            warn_at_caller("Full backward hook is firing when gradients are computed with "
+                           "respect to module outputs since no inputs require gradients "
+                           f"({type(self.module).__name__}'s grad_input is all None)",
+                           UserWarning)
             self.run_hooks([None] * len(self.input_specs))
 
     def run_hooks(self, grad_arrays: list) -> list:

@@ -8,8 +8,7 @@ when not training, and an optional ``generator`` for reproducible masks.
 
 from __future__ import annotations
 
-import warnings
-
+from ..caller_warnings import warn_at_caller
 from ..factories import rand
 from ..tensor import Tensor
 from .module import Module
@@ -106,13 +105,12 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
     check_probability(p)
     ndim = input.dim()
     if ndim not in (4, 5):
-        warnings.warn(
+        warn_at_caller(
             f"dropout3d: Received a {ndim}-D input to dropout3d, which is deprecated and will "
             "result in an error in a future release. To retain the behavior and silence this "
             "warning, please use dropout instead. Note that dropout3d exists to provide "
             "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, "
-            "and an optional batch dimension (i.e. 4D or 5D inputs).", UserWarning,
-            stacklevel=2)
+            "and an optional batch dimension (i.e. 4D or 5D inputs).", UserWarning)
     return _as_batch(input, ndim == 5, p, training)
 
 
@@ -125,23 +123,22 @@ def _as_batch(input: Tensor, batched: bool, p: float, training: bool) -> Tensor:
 
 
 def _warn_about_rank(ndim: int) -> None:
-    """PyTorch's two warnings; stacklevel 3 points at the caller of ``dropout2d``."""
+    """PyTorch's two warnings, at the line that called ``dropout2d``."""
     if ndim not in (3, 4):
-        warnings.warn(
+        warn_at_caller(
             f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will "
             "result in an error in a future release. To retain the behavior and silence this "
             "warning, please use dropout instead. Note that dropout2d exists to provide "
             "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, "
-            "and an optional batch dimension (i.e. 3D or 4D inputs).", UserWarning,
-            stacklevel=3)
+            "and an optional batch dimension (i.e. 3D or 4D inputs).", UserWarning)
     if ndim == 3:
-        warnings.warn(
+        warn_at_caller(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
             "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
             "the channel dim. This behavior will change in a future release to interpret the "
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
-            UserWarning, stacklevel=3)
+            UserWarning)
 
 
 class _DropoutNd(Module):

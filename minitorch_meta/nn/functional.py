@@ -253,9 +253,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         ``(*)`` int64 -> ``(*, num_classes)`` int64.
 
     Raises:
-        TypeError: ``tensor`` is not an int64 tensor, or ``num_classes`` not an int.
-        RuntimeError: a negative value, a value ``>= num_classes``, or an empty input
-            without ``num_classes``.
+        TypeError: ``num_classes`` not an int.
+        RuntimeError: ``tensor`` is not an int64 tensor, a negative value, a value
+            ``>= num_classes``, or an empty input without ``num_classes``.
         MetaDataError: ``num_classes=-1`` on meta.
     """
     if not isinstance(tensor, Tensor):

@@ -3,9 +3,8 @@ logits (the Gumbel-softmax / concrete relaxation), soft or one-hot ("straight-th
 
 from __future__ import annotations
 
-import warnings
-
 from .. import factories
+from ..caller_warnings import warn_at_caller
 from ..tensor import Tensor
 from ..type_info import finfo
 
@@ -30,7 +29,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
         RuntimeError: ``logits`` is not floating-point (PyTorch's type).
     """
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        warn_at_caller("`eps` parameter is deprecated and has no effect.")
     if not logits.is_floating_point():
         raise RuntimeError(f"gumbel_softmax: logits must be floating-point (the Gumbel noise "
                            f"is continuous), but got {logits.dtype}; convert with .float()")

@@ -7,10 +7,10 @@ nothing (there is no data to fill), so a model built on meta runs no initialiser
 from __future__ import annotations
 
 import math
-import warnings
 
 from .. import functions, linalg
 from ..autograd import no_grad
+from ..caller_warnings import warn_at_caller
 from ..factories import eye
 from ..tensor import Tensor
 from .init_identity import dirac_, eye_  # noqa: F401 (nn.init's names)
@@ -105,7 +105,7 @@ def _kaiming_std(tensor, a, mode, nonlinearity) -> float:
 
 def _is_empty(tensor: Tensor) -> bool:
     if 0 in tuple(tensor.shape):
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        warn_at_caller("Initializing zero-element tensors is a no-op")
         return True
     return False
 
@@ -149,8 +149,8 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     if tensor.is_meta:
         return tensor
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
-                      "distribution of values may be incorrect.", stacklevel=2)
+        warn_at_caller("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
+                       "distribution of values may be incorrect.")
     with no_grad():
         mass = _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std)
         if mass > 0.3:

@@ -8,8 +8,7 @@ Unlike batch norm, the layers never count ``num_batches_tracked``, as in PyTorch
 
 from __future__ import annotations
 
-import warnings
-
+from ..caller_warnings import warn_at_caller
 from ..tensor import Tensor
 from .batchnorm import _NormBase
 from .norm_functions import instance_norm
@@ -48,9 +47,9 @@ class _InstanceNorm(_NormBase):
         if self.affine:
             raise ValueError(f"expected input's size at dim={feature_dim} to match num_features"
                              f" ({self.num_features}), but got: {channels}.")
-        warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can "
-                      "silence this warning by not passing in num_features, which is not used "
-                      "because affine=False", stacklevel=3)
+        warn_at_caller(f"input's size at dim={feature_dim} does not match num_features. You can "
+                       "silence this warning by not passing in num_features, which is not used "
+                       "because affine=False")
 
     def _apply_instance_norm(self, input: Tensor) -> Tensor:
         # Eval mode normalises with the running statistics when there are any.

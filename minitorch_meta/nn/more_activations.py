@@ -9,8 +9,7 @@ the repr where PyTorch shows it, but the result is always a new tensor, as for `
 
 from __future__ import annotations
 
-import warnings
-
+from ..caller_warnings import warn_at_caller
 from ..factories import empty
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
@@ -109,8 +108,8 @@ class Hardtanh(Module):
 def _renamed(old: str, new: str, old_value, value):
     if old_value is None:
         return value
-    warnings.warn(f"keyword argument `{old}` is deprecated and renamed to `{new}`",
-                  FutureWarning, stacklevel=3)
+    warn_at_caller(f"keyword argument `{old}` is deprecated and renamed to `{new}`",
+                   FutureWarning)
     return old_value
 
 

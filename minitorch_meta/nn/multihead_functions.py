@@ -39,6 +39,8 @@ def canonical_mask(mask: Tensor | None, mask_name: str, other_dtype, other_name:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported "
                              f"(got {mask.dtype})")
     if check_other and other_dtype is not None and mask.dtype is not other_dtype:
+        # A fixed stacklevel on purpose: PyTorch's warning names its own F._canonical_mask,
+        # inside the library, not the user's line (tests/nn/test_transformer.py checks it).
         warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
                       "Use same type for both instead.", UserWarning, stacklevel=2)
     if is_float:

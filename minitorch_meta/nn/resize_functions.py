@@ -8,10 +8,10 @@ the ops' shape rules check the rest.
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 from ..autocasting import autocast_op
+from ..caller_warnings import warn_at_caller
 from ..ops import padding as padding_ops
 from ..ops import upsampling
 from ..ops.shapes import int_tuple_argument
@@ -147,9 +147,8 @@ def _check_mode(mode: str, ndim: int, antialias: bool) -> None:
 
 
 def _deprecated(name: str) -> None:
-    # stacklevel 3: the warning names the caller's line, as PyTorch's does.
-    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
-                  "instead.", stacklevel=3)
+    warn_at_caller(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                   "instead.")
 
 
 def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",

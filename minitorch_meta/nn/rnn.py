@@ -12,9 +12,9 @@ over all time steps, and the loop over time is one op (``ops/recurrent.py``, thr
 from __future__ import annotations
 
 import numbers
-import warnings
 
 from ..autocasting import autocast_op
+from ..caller_warnings import warn_at_caller
 from ..factories import empty, zeros
 from ..functions import cat, stack
 from ..tensor import Tensor
@@ -350,9 +350,9 @@ def _check_arguments(mode, input_size, hidden_size, num_layers, bias, batch_firs
         raise ValueError("dropout should be a number in range [0, 1] representing the "
                          "probability of an element being zeroed")
     if dropout > 0 and num_layers == 1:
-        warnings.warn(f"dropout option adds dropout after all but last recurrent layer, so "
-                      f"non-zero dropout expects num_layers greater than 1, but got "
-                      f"dropout={dropout} and num_layers={num_layers}", stacklevel=4)
+        warn_at_caller(f"dropout option adds dropout after all but last recurrent layer, so "
+                       f"non-zero dropout expects num_layers greater than 1, but got "
+                       f"dropout={dropout} and num_layers={num_layers}")
     for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
                               ("input_size", input_size, int),
                               ("hidden_size", hidden_size, int)):

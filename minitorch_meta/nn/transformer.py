@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import copy
 import math
-import warnings
 from collections.abc import Callable
 
+from ..caller_warnings import warn_at_caller
 from ..errors import MetaDataError
 from ..factories import full
 from ..tensor import Tensor
@@ -173,8 +173,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why_not = _why_not_nested(encoder_layer)
         if enable_nested_tensor and why_not:
-            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
-                          f"because {why_not}", UserWarning, stacklevel=2)
+            warn_at_caller(f"enable_nested_tensor is True, but self.use_nested_tensor is False "
+                           f"because {why_not}", UserWarning)
             self.use_nested_tensor = False
 
     def forward(self, src: Tensor, mask: Tensor | None = None,

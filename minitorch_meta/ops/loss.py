@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import math
-import warnings
 
 from .. import dtypes
+from ..caller_warnings import warn_at_caller
 from . import shapes
 from .function import Function
 from .shapes import ShapeError, fmt
@@ -52,10 +52,9 @@ class _PointwiseLoss(Function):
         shape = tuple(x.shape)
         if tuple(t.shape) != shape:
             shape = shapes.broadcast(self.op_name, x.shape, t.shape)
-            warnings.warn(f"{self.op_name}: using a target size {fmt(t.shape)} that is different "
-                          f"to the input size {fmt(x.shape)}; this will likely lead to incorrect "
-                          "results due to broadcasting. Please ensure they have the same size.",
-                          stacklevel=4)
+            warn_at_caller(f"{self.op_name}: using a target size {fmt(t.shape)} that is different "
+                           f"to the input size {fmt(x.shape)}; this will likely lead to incorrect "
+                           "results due to broadcasting. Please ensure they have the same size.")
         self.count = 1
         for s in shape:
             self.count *= s

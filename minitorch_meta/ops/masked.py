@@ -109,13 +109,16 @@ def fill_value(op: str, value):
     """``(number, None)`` or ``(None, tensor)``: how ``masked_fill`` receives ``value``.
 
     Raises:
-        TypeError for anything else (a string, None, a list).
+        TypeError for anything else (a string, None, a list); OverflowError for an int
+        outside ``[-2 ** 63, 2 ** 64)``, as PyTorch's argument parser.
     """
     if hasattr(value, "_data"):  # a Tensor
         return None, value
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()  # a NumPy scalar: np.float32 is no Python float
     if isinstance(value, Number) and not isinstance(value, complex):
+        if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 64:
+            raise OverflowError(dtypes.int_scalar_overflow(value))
         return value, None
     raise TypeError(f"{op}(): argument 'value' must be a number or a 0-dimensional Tensor, "
                     f"but got {type(value).__name__}")

@@ -15,7 +15,7 @@ TOO_LARGE = "Class values must be smaller than num_classes."
 def check_index_dtype(dtype) -> None:
     """Refuse anything but int64 class indices, as PyTorch does (even int32 and uint8)."""
     if dtype is not dtypes.int64:
-        raise TypeError(f"{NOT_LONG} Got {dtype}; convert the labels with .long()")
+        raise RuntimeError(f"{NOT_LONG} Got {dtype}; convert the labels with .long()")
 
 
 class OneHot(Function):

@@ -18,12 +18,12 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import dtypes
 from ..autograd import no_grad
+from ..caller_warnings import warn_at_caller
 from ..factories import tensor as new_tensor
 from ..math_functions import addcdiv
 from ..nn.batchnorm import _BatchNorm
@@ -300,8 +300,8 @@ class SWALR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please "
-                          "use `get_last_lr()`.", UserWarning, stacklevel=2)
+            warn_at_caller("To get the last learning rate computed by the scheduler, please "
+                           "use `get_last_lr()`.", UserWarning)
         step = self._step_count - 1
         if self.anneal_epochs == 0:
             step = max(1, step)

@@ -9,6 +9,7 @@ import warnings
 from enum import Enum
 from functools import partial
 
+from ..caller_warnings import warn_at_caller
 from .record_function import record_function
 from .schedule import ProfilerAction, default_schedule
 from .session import profile as _Session
@@ -76,8 +77,8 @@ class profile:  # noqa: N801 - PyTorch's name
                  post_processing_timeout_s: float | None = None):
         activities = _parse_activities(activities)
         if use_cuda is not None:
-            warnings.warn("`use_cuda` is deprecated, use `activities` argument instead",
-                          FutureWarning, stacklevel=2)
+            warn_at_caller("`use_cuda` is deprecated, use `activities` argument instead",
+                           FutureWarning)
         refuse_unsupported("profile", with_flops=with_flops,
                            experimental_config=experimental_config,
                            execution_trace_observer=execution_trace_observer,

@@ -4,8 +4,7 @@ then ``prof.key_averages().table()``. How ops are timed is in ``recorder.py``.""
 
 from __future__ import annotations
 
-import warnings
-
+from ..caller_warnings import warn_at_caller
 from .events import EventList, FunctionEventAvg
 from .recorder import Recorder
 
@@ -53,8 +52,8 @@ class profile:  # noqa: N801 - PyTorch's name
         if not enabled:
             return
         if use_cuda:
-            warnings.warn("The attribute `use_cuda` will be deprecated soon, please use "
-                          "``use_device = 'cuda'`` instead.", FutureWarning, stacklevel=2)
+            warn_at_caller("The attribute `use_cuda` will be deprecated soon, please use "
+                           "``use_device = 'cuda'`` instead.", FutureWarning)
         refuse_unsupported("profile", with_flops=with_flops,
                            experimental_config=experimental_config,
                            custom_trace_id_callback=custom_trace_id_callback,

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import warnings
 
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..caller_warnings import warn_at_caller
 
 _NO_USE_REENTRANT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. "
@@ -64,7 +64,7 @@ def checkpoint(function, *args, use_reentrant: bool | None = None,
     they tune only how PyTorch reports and stops its rerun.
     """
     if use_reentrant is None:
-        warnings.warn(_NO_USE_REENTRANT, stacklevel=2)
+        warn_at_caller(_NO_USE_REENTRANT)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if use_reentrant:
@@ -74,8 +74,7 @@ def checkpoint(function, *args, use_reentrant: bool | None = None,
         if kwargs:
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
         if not any(_is_tensor(a) and a.requires_grad for a in args):
-            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
-                          stacklevel=2)
+            warn_at_caller("None of the inputs have requires_grad=True. Gradients will be None")
         return CheckpointFunction.apply(function, preserve, *args)
     if determinism_check not in ("default", "none"):
         raise ValueError(f"determinism_check should be one of ['default', 'none'], but got "
@@ -90,7 +89,7 @@ def checkpoint_sequential(functions, segments: int, input, use_reentrant: bool |
     the other on ``input``, in ``segments`` chunks: every chunk but the last is
     checkpointed (the last one's graph is needed at once by backward)."""
     if use_reentrant is None:
-        warnings.warn(_NO_USE_REENTRANT_SEQUENTIAL, stacklevel=2)
+        warn_at_caller(_NO_USE_REENTRANT_SEQUENTIAL)
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import types
-import warnings
 from collections.abc import Iterable
 
 from ... import factories, functions
 from ...autograd import no_grad
+from ...caller_warnings import warn_at_caller
 from ...linalg import vector_norm
 from ...tensor import Tensor
 
@@ -82,9 +82,7 @@ def clip_grad_norm_(parameters: TensorOrTensors, max_norm: float, norm_type: flo
     is_generator = isinstance(parameters, types.GeneratorType)
     parameters = _as_list(parameters)
     if is_generator and not parameters:
-        # stacklevel 3: past this function and the no_grad wrapper, to the caller's line
-        warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
-                      stacklevel=3)
+        warn_at_caller("`parameters` is an empty generator, no gradient clipping will occur.")
     grads = [p.grad for p in parameters if p.grad is not None]
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)

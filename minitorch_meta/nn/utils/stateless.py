@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import warnings
-
+from ...caller_warnings import warn_at_caller
 from ...func.functional_call import call_with_tensors
 
 __all__ = ["functional_call"]
@@ -18,6 +17,6 @@ def functional_call(module, parameters_and_buffers: dict, args=None, kwargs=None
                     tie_weights: bool = True, strict: bool = False):
     """``module(*args, **kwargs)`` with ``parameters_and_buffers`` (one dict) standing in
     for the module's own tensors; see ``torch.func.functional_call``."""
-    warnings.warn(_DEPRECATED, FutureWarning, stacklevel=2)
+    warn_at_caller(_DEPRECATED, FutureWarning)
     return call_with_tensors(module, parameters_and_buffers, args, kwargs,
                              tie_weights=tie_weights, strict=strict)

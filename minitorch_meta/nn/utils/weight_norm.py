@@ -9,9 +9,9 @@ The parameter ``weight`` is replaced by ``weight_g`` (magnitude) and ``weight_v`
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from ...caller_warnings import warn_at_caller
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
 from .weight_norm_math import WHOLE_TENSOR, norm_except_dim
@@ -44,7 +44,7 @@ class WeightNorm:
             RuntimeError: ``name`` already has a weight_norm hook.
             ValueError: the parameter is still uninitialised (a lazy module not yet called).
         """
-        warnings.warn(_DEPRECATED, FutureWarning, stacklevel=3)
+        warn_at_caller(_DEPRECATED, FutureWarning)
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
                 raise RuntimeError(f"Cannot register two weight_norm hooks on the same "

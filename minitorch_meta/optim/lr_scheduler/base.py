@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import copy
 import types
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from ...caller_warnings import warn_at_caller
 from ..optimizer import Optimizer
 
 EPOCH_DEPRECATION_WARNING = (
@@ -163,7 +163,7 @@ class LRScheduler:
             _warn_if_optimizer_not_stepped(self.optimizer)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warn_at_caller(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch: float | None = None) -> None:
@@ -201,8 +201,8 @@ class LRScheduler:
     def _warn_if_outside_step(self) -> None:
         """``get_lr`` computes the *next* rates; a user who calls it wants ``get_last_lr``."""
         if not self._get_lr_called_within_step:
-            warnings.warn("To get the last learning rate computed by the scheduler, please use "
-                          "`get_last_lr()`.", UserWarning, stacklevel=3)
+            warn_at_caller("To get the last learning rate computed by the scheduler, please use "
+                           "`get_last_lr()`.", UserWarning)
 
     def _scaled_lrs(self, factor: float) -> list[float]:
         """Each group's current rate times ``factor`` (a chainable update)."""
@@ -237,8 +237,7 @@ def _warn_if_optimizer_not_stepped(optimizer: Optimizer) -> None:
     if "step" in vars(optimizer):
         message += (" (`optimizer.step` has been replaced on this optimizer; a replacement "
                     "that does not call the original `step` is not counted)")
-    # stacklevel 3: past this function and LRScheduler.step, to the caller of step()
-    warnings.warn(message, UserWarning, stacklevel=3)
+    warn_at_caller(message, UserWarning)
 
 
 def _record_initial_lrs(optimizer: Optimizer, last_epoch: int) -> None:

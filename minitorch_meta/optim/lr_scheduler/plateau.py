@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Literal, SupportsFloat
 
+from ...caller_warnings import warn_at_caller
 from ..optimizer import Optimizer
 from .base import EPOCH_DEPRECATION_WARNING, LRScheduler, check_optimizer, group_values
 
@@ -83,7 +83,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warn_at_caller(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
 
         if self._is_better(current, self.best):
