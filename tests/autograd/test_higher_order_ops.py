@@ -81,7 +81,61 @@ CASES = {
         lambda L, d, x, t: _f(L).cross_entropy(x, _f(L).softmax(t, 1), label_smoothing=0.1)
         + _f(L).cross_entropy(x * 2, _f(L).softmax(t, 1), reduction="sum"),
         [(3, 4), (3, 4)]),
+    # -- views, split, stack ---------------------------------------------------------------
+    "views": (lambda L, d, x: (x.narrow(1, 1, 2) ** 3).sum() + (x.select(2, -1) ** 3).sum()
+              + (x.movedim(0, -1).sin() * _weights(L, d, 3, 4, 2)).sum()
+              + (x.unflatten(2, (2, 2)).cos() * _weights(L, d, 2, 3, 2, 2)).sum()
+              + (x.mT ** 3 * _weights(L, d, 2, 4, 3)).sum(), [(2, 3, 4)]),
+    "split_stack": (lambda L, d, x: sum(((p ** 3) * (i + 1)).sum()
+                                        for i, p in enumerate(x.split([1, 2], dim=1)))
+                    + sum((p.sin() * (i + 1)).sum() for i, p in enumerate(x.chunk(2, dim=0)))
+                    + sum((p ** 3 * (i + 1)).sum() for i, p in enumerate(x.unbind(1)))
+                    + (L.stack([x, x.sin()], dim=1) ** 3 * _weights(L, d, 4, 2, 3)).sum(),
+                    [(4, 3)]),
+    # -- trigonometric ---------------------------------------------------------------------
+    "trigonometric": (lambda L, d, x: (L.tan(x * 0.5) ** 2 + L.asin(x * 0.3) ** 2
+                                       + L.acos(x * 0.3) ** 2 + L.atan(x) ** 2
+                                       + L.sinh(x) ** 2 + L.cosh(x) ** 2 + L.asinh(x) ** 2
+                                       + L.acosh(x * x + 1.5) ** 2 + L.atanh(x * 0.3) ** 2
+                                       + L.deg2rad(x) ** 3 + L.rad2deg(x * 0.01) ** 3).sum(),
+                      [(3, 4)]),
+    "atan2_hypot": (lambda L, d, x, y: (L.atan2(x, y) ** 2).sum() + (L.hypot(x, y) ** 3).sum()
+                    + (L.atan2(x, y[0]) * x).sum(), [(3, 4), (3, 4)]),
+    # -- exponential, ternary ----------------------------------------------------------------
+    "exponential": (lambda L, d, x, y: (L.exp2(x) ** 2).sum() + (L.logaddexp(x, y) ** 2).sum()
+                    + (L.logaddexp2(x, y[1]) ** 3).sum() + (L.xlogy(x, y * y + 0.5) ** 2).sum()
+                    + (L.special.xlogy(x * x, 2.0) ** 2).sum()
+                    + (L.logit(L.sigmoid(x)) ** 3).sum()
+                    + (L.logit(L.sigmoid(x * 3), eps=0.1) ** 3).sum()
+                    + (L.special.entr(x * x + 0.1) ** 2).sum(), [(3, 4), (3, 4)]),
+    "ternary": (lambda L, d, a, b, w: (L.lerp(a, b, 0.3) ** 3).sum()
+                + (L.lerp(a, b, 0.8) ** 3).sum() + (L.lerp(a, b[0], w) ** 3).sum()
+                + (L.addcmul(a, b, w, value=0.5) ** 3).sum()
+                + (L.addcdiv(a[0], b, w * w + 1, value=-2) ** 3).sum(), [(3, 4), (3, 4), (3, 4)]),
+    # -- reductions, products ----------------------------------------------------------------
+    "logsumexp_cumsum": (lambda L, d, x: (L.logsumexp(x, 1) ** 2).sum()
+                         + L.logsumexp(x, (0, 2)).sin().sum()
+                         + (L.logsumexp(x, 0, keepdim=True) ** 3).sum()
+                         + (x.cumsum(1) ** 3).sum() + (L.cumsum(x, -1).sin()).sum()
+                         + (x.flip(0, 2) ** 3 * _weights(L, d, 2, 3, 4)).sum(),
+                         [(2, 3, 4)]),
+    "batched_products": (lambda L, d, a, b, m, v, u: (L.bmm(a, b) ** 2).sum()
+                         + (L.baddbmm(m, a, b, beta=0.5, alpha=2) ** 2).sum()
+                         + (L.addbmm(m[0], a, b, alpha=0.5) ** 2).sum()
+                         + (L.addmv(v, m[1].t(), u[:2], beta=2) ** 3).sum()
+                         + (L.addr(m[0], u[:2], v) ** 3).sum() + L.vdot(u, u * u) ** 2,
+                         [(2, 2, 3), (2, 3, 4), (2, 2, 4), (4,), (4,)]),
+    "einsum": (lambda L, d, a, b, s: (L.einsum("bij,bjk->bik", a, b) ** 2).sum()
+               + (L.einsum("ii->i", s) ** 3).sum() + (L.einsum("ij,k->ik", s, s[0]) ** 3).sum()
+               + L.einsum("bij->", a) ** 2 + (L.einsum("...ij,jk", a, s) ** 3).sum()
+               + (L.einsum("iji->j", b.permute(1, 0, 2)[:2, :, :2]) ** 3).sum(),
+               [(2, 2, 3), (2, 3, 3), (3, 3)]),
 }
+
+
+def _weights(lib, device, *shape):
+    """A constant that tells the elements apart, so that a wrong layout shows."""
+    return _on(lib, device, np.arange(1, math.prod(shape) + 1).reshape(shape) / 10)
 
 
 def _run(lib, device, fn, arrays):
