@@ -130,6 +130,30 @@ CASES = {
                + L.einsum("bij->", a) ** 2 + (L.einsum("...ij,jk", a, s) ** 3).sum()
                + (L.einsum("iji->j", b.permute(1, 0, 2)[:2, :, :2]) ** 3).sum(),
                [(2, 2, 3), (2, 3, 3), (3, 3)]),
+    # -- normalisations and losses -----------------------------------------------------------
+    "layer_and_rms_norm": (lambda L, d, x, w, b: (_f(L).layer_norm(x, (3, 4), w, b) ** 3).sum()
+                           + (_f(L).layer_norm(x, (4,)) ** 3 * _weights(L, d, 2, 3, 4)).sum()
+                           + (_f(L).rms_norm(x, (3, 4), w, eps=1e-6) ** 3).sum()
+                           + (_f(L).rms_norm(x, (4,)) ** 3 * _weights(L, d, 2, 3, 4)).sum(),
+                           [(2, 3, 4), (3, 4), (3, 4)]),
+    "group_and_batch_norm": (lambda L, d, x, w, b: (_f(L).group_norm(x, 2, w, b) ** 3).sum()
+                             + (_f(L).group_norm(x, 4) ** 3 * _weights(L, d, 2, 4, 3)).sum()
+                             + (_f(L).batch_norm(x, None, None, w, b, training=True) ** 3).sum()
+                             + (_f(L).batch_norm(x, w.detach() * 0, (b * b).detach() + 1,
+                                                 w) ** 3).sum()
+                             + (_f(L).instance_norm(x) ** 3 * _weights(L, d, 2, 4, 3)).sum(),
+                             [(2, 4, 3), (4,), (4,)]),
+    "pointwise_losses": (lambda L, d, x, t: _f(L).l1_loss(x ** 3, t)
+                         + _f(L).smooth_l1_loss(x ** 3, t, beta=0.5)
+                         + _f(L).smooth_l1_loss(x ** 3, t * 2, reduction="sum")
+                         + _f(L).huber_loss(x ** 3, t, delta=0.7, reduction="sum")
+                         + _f(L).huber_loss(x * t, t, reduction="none").sum()
+                         + _f(L).mse_loss(x ** 3, t), [(3, 4), (3, 4)]),
+    "kl_div": (lambda L, d, x, t: _f(L).kl_div(_f(L).log_softmax(x, 1), _f(L).softmax(t, 1),
+                                               reduction="batchmean")
+               + _f(L).kl_div(x.sin(), t, reduction="sum", log_target=True)
+               + _f(L).kl_div(x ** 3, _f(L).softmax(t, 1)[0], reduction="none").sum(),
+               [(3, 4), (3, 4)]),
 }
 
 
