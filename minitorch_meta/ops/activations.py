@@ -58,6 +58,10 @@ class Erf(Function):
         return (backend.binary("mul", gy, backend.binary(
             "mul", density, x.dtype.type(_TWO_OVER_SQRT_PI))),)
 
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad * ((-(x * x)).exp() * _TWO_OVER_SQRT_PI),)
+
 
 class _FloatingActivation(Function):
     """An activation defined for floating-point dtypes only (PyTorch has no integer kernel).
@@ -137,6 +141,25 @@ class Gelu(_FloatingActivation):
             slope = backend.binary("mul", x, density)
         return (backend.binary("mul", gy, backend.binary("add", cdf, slope)),)
 
+    def backward_graph(self, grad):
+        # ``backward``'s formulas with tensor ops, the distribution function recomputed
+        x = self.graph_input(0, self.x)
+        if self.approximate == "tanh":
+            u = x * _tanh_slope_graph(x, _TANH_CUBIC)
+            cdf = (u.tanh() + 1) * 0.5
+            e = (u.abs() * -2).exp()  # sech² as in ``backward``; smooth at u = 0 as well
+            sech2 = e * 4 / ((e + 1) * (e + 1))
+            slope = x * sech2 * _tanh_slope_graph(x, 3 * _TANH_CUBIC) * 0.5
+        else:
+            cdf = ((x * _SQRT_HALF).erf() + 1) * 0.5
+            slope = x * ((x * x * -0.5).exp() * _ONE_OVER_SQRT_TWO_PI)
+        return (grad * (cdf + slope),)
+
+
+def _tanh_slope_graph(x, cubic: float):
+    """``_tanh_slope`` of a tensor, recorded."""
+    return (x * x * cubic + 1) * _SQRT_TWO_OVER_PI
+
 
 def _tanh_slope(backend, x, cubic: float):
     """``sqrt(2/pi) (1 + cubic x²)``: with ``cubic = 0.044715``, times ``x``, the argument of
@@ -172,6 +195,11 @@ class Silu(_FloatingActivation):
             "mul", x, backend.binary("sub", one, sigmoid))))
         return (backend.binary("mul", gy, slope),)
 
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        sigmoid = x.sigmoid()
+        return (grad * (sigmoid * (x * (1 - sigmoid) + 1)),)
+
 
 def number(op: str, name: str, position: int, value):
     """A hyper-parameter as a Python number (a NumPy scalar is unwrapped), else TypeError."""
@@ -202,7 +230,7 @@ class Softplus(Unary):
         smooth = backend.binary("div", backend.unary("log1p", backend.unary("exp", scaled)),
                                 beta)
         if self.recording:
-            self.scaled, self.linear = scaled, linear
+            self.x, self.scaled, self.linear = x, scaled, linear
         return backend.where(linear, x, smooth)
 
     def backward(self, backend, gy):
@@ -211,6 +239,10 @@ class Softplus(Unary):
         z = backend.unary("exp", self.scaled)
         sigmoid = backend.binary("div", z, backend.binary("add", z, z.dtype.type(1)))
         return (backend.where(self.linear, gy, backend.binary("mul", gy, sigmoid)),)
+
+    def backward_graph(self, grad):  # the threshold's mask is piecewise constant
+        z = (self.graph_input(0, self.x) * self.beta).exp()
+        return (grad.where(self.constant(self.linear), grad * (z / (z + 1))),)
 
 
 class Elu(Unary):
@@ -255,6 +287,11 @@ class Elu(Unary):
         slope = backend.binary("mul", backend.binary("mul", gy, inner * negative),
                                backend.unary("exp", backend.binary("mul", self.x, inner)))
         return (backend.where(self.left, slope, backend.binary("mul", gy, positive)),)
+
+    def backward_graph(self, grad):
+        negative, positive, inner = (float(c) for c in self.coefficients(self.x.dtype))
+        curve = grad * (inner * negative) * (self.graph_input(0, self.x) * inner).exp()
+        return (curve.where(self.constant(self.left), grad * positive),)
 
 
 class Celu(Elu):
@@ -316,6 +353,11 @@ class LogSigmoid(Unary):
         slope = backend.where(negative, backend.binary("sub", one, ratio), ratio)
         return (backend.binary("mul", gy, slope),)
 
+    def backward_graph(self, grad):
+        # The slope is sigmoid(-x) on both branches; as one expression it is smooth at 0,
+        # where the branches' abs(x) would give no second derivative.
+        return (grad * (-self.graph_input(0, self.x)).sigmoid(),)
+
 
 class Mish(Unary):
     """``x * tanh(log1p(exp(x)))`` (no threshold, as in PyTorch's kernel).
@@ -340,3 +382,8 @@ class Mish(Unary):
         tail = backend.binary("mul", backend.binary("mul", x, sigmoid),
                               backend.binary("sub", one, backend.binary("mul", t, t)))
         return (backend.binary("mul", gy, backend.binary("add", t, tail)),)
+
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        t = x.exp().log1p().tanh()
+        return (grad * (t + x * x.sigmoid() * (1 - t * t)),)

@@ -75,6 +75,17 @@ class Bmm(Function):
     def backward(self, backend, gy):
         return _bmm_grads(backend, gy, self.a, self.b, self.needs_input_grad)
 
+    def backward_graph(self, grad):
+        return _bmm_grads_graph(self, grad, 0, self.needs_input_grad)
+
+
+def _bmm_grads_graph(node, grad, first: int, needs):
+    """``_bmm_grads`` with tensor ops; the operands are inputs ``first`` and ``first + 1``
+    of ``node``. ``grad`` may lack the batch dim (``addbmm``): ``matmul`` broadcasts it."""
+    ga = grad.matmul(node.graph_input(first + 1, node.b).transpose(1, 2)) if needs[0] else None
+    gb = node.graph_input(first, node.a).transpose(1, 2).matmul(grad) if needs[1] else None
+    return ga, gb
+
 
 class ScaledSum(Function):
     """``beta * input + alpha * product(a, b)``; ``input`` broadcasts to the product.
@@ -118,6 +129,16 @@ class ScaledSum(Function):
             gy = backend.binary("mul", gy, gy.dtype.type(self.alpha))
         return (g_bias,) + tuple(self.product_grads(backend, gy, self.needs_input_grad[1:]))
 
+    def backward_graph(self, grad):
+        g_bias = None
+        if self.needs_input_grad[0]:
+            g_bias = grad.sum_to_size(tuple(self.input_specs[0][0]))
+            if self.beta != 1:
+                g_bias = g_bias * self.beta
+        if self.alpha != 1:
+            grad = grad * self.alpha
+        return (g_bias,) + tuple(self.product_grads_graph(grad, self.needs_input_grad[1:]))
+
     # -- what a subclass gives -----------------------------------------------------------
     def product_shape(self, a, b) -> tuple:
         raise NotImplementedError
@@ -126,6 +147,10 @@ class ScaledSum(Function):
         raise NotImplementedError
 
     def product_grads(self, backend, gy, needs):
+        raise NotImplementedError
+
+    def product_grads_graph(self, grad, needs):
+        """``product_grads`` with tensor ops (``create_graph=True``)."""
         raise NotImplementedError
 
 
@@ -148,6 +173,9 @@ class Baddbmm(ScaledSum):
 
     def product_grads(self, backend, gy, needs):
         return _bmm_grads(backend, gy, self.a, self.b, needs)
+
+    def product_grads_graph(self, grad, needs):
+        return _bmm_grads_graph(self, grad, 1, needs)
 
 
 class Addbmm(ScaledSum):
@@ -177,6 +205,9 @@ class Addbmm(ScaledSum):
         ga = backend.matmul(gy, _swap_last(backend, self.b)) if needs[0] else None
         gb = backend.matmul(_swap_last(backend, self.a), gy) if needs[1] else None
         return ga, gb
+
+    def product_grads_graph(self, grad, needs):
+        return _bmm_grads_graph(self, grad, 1, needs)
 
 
 class Addmv(ScaledSum):
@@ -211,6 +242,11 @@ class Addmv(ScaledSum):
             gv = backend.matmul(gy, self.a)
         return ga, gv
 
+    def product_grads_graph(self, grad, needs):
+        ga = grad.unsqueeze(1) * self.graph_input(2, self.b) if needs[0] else None
+        gv = grad.matmul(self.graph_input(1, self.a)) if needs[1] else None
+        return ga, gv
+
 
 class Addr(ScaledSum):
     """``beta * input + alpha * outer(vec1, vec2)``.
@@ -237,6 +273,11 @@ class Addr(ScaledSum):
     def product_grads(self, backend, gy, needs):
         gu = backend.matmul(gy, self.b) if needs[0] else None
         gv = backend.matmul(backend.transpose(gy, (1, 0)), self.a) if needs[1] else None
+        return gu, gv
+
+    def product_grads_graph(self, grad, needs):
+        gu = grad.matmul(self.graph_input(2, self.b)) if needs[0] else None
+        gv = grad.t().matmul(self.graph_input(1, self.a)) if needs[1] else None
         return gu, gv
 
 

@@ -57,6 +57,15 @@ class Cumsum(Function):
         return (flip(backend, backend.cumsum(flip(backend, gy, self.axis), self.axis),
                      self.axis),)
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+        if not shape:
+            return (grad,)
+        axis = self.axis
+        return (grad.flip((axis,)).cumsum(axis).flip((axis,)),)
+
 
 def accumulation_dtype(op: str, x, dtype):
     """The dtype a sum-like op (``cumsum``, ``prod``) returns: ``dtype`` when given, else the

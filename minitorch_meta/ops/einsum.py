@@ -75,6 +75,57 @@ class Einsum(Function):
         return g if g.dtype == dtype.numpy else backend.astype(g, dtype)
 
 
+    def backward_graph(self, grad):
+        return tuple(self._operand_gradient_graph(grad, k) if need else None
+                     for k, need in enumerate(self.needs_input_grad))
+
+    def _operand_gradient_graph(self, grad, k: int):
+        """``_operand_gradient`` with tensor ops: an einsum again, then a recorded
+        broadcast and a recorded write onto the diagonal."""
+        plan = self.plan
+        letters = plan.subscripts[k]
+        distinct = "".join(dict.fromkeys(letters))
+        others = [j for j in range(len(plan.subscripts)) if j != k]
+        elsewhere = set(plan.output).union(*(plan.subscripts[j] for j in others))
+        reached = "".join(c for c in distinct if c in elsewhere)
+        terms = ",".join([plan.output] + [plan.subscripts[j] for j in others])
+        g = Einsum(equation=f"{terms}->{reached}")(grad, *(self._operand(j) for j in others))
+        if len(reached) < len(distinct):
+            with_ones = tuple(plan.sizes[c] if c in elsewhere else 1 for c in distinct)
+            g = g.reshape(with_ones).expand(tuple(plan.sizes[c] for c in distinct))
+        if len(distinct) < len(letters):
+            g = self._onto_diagonal_graph(g, letters, distinct, plan.shapes[k])
+        shape, dtype = self.input_specs[k]
+        g = g.reshape(tuple(shape))
+        return g if g._dtype is dtype else g.to(dtype)
+
+    def _operand(self, j: int):
+        """Operand ``j`` as forward used it (broadcast dims dropped), joined to input ``j``:
+        the join needs the input's own shape, then the same reshape as forward's."""
+        backend, shape = self.backend, tuple(self.input_specs[j][0])
+        tensor = self.graph_input(j, backend.reshape(self.operands[j], shape))
+        return tensor.reshape(self.plan.shapes[j])
+
+    def _onto_diagonal_graph(self, g, letters: str, distinct: str, shape: tuple):
+        """``_onto_diagonal`` as a recorded op: the indexed write whose gradient reads the
+        diagonal back (``IndexedZeros``)."""
+        from .layout import IndexedZeros
+
+        backend = self.backend
+        index = tuple(_diagonal_index(backend, letters, distinct, shape))
+        shape_index = tuple(backend.to_numpy(i) for i in index)
+        return IndexedZeros(index, shape_index, tuple(shape), g._dtype, self.name())(g)
+
+
+def _diagonal_index(backend, letters: str, distinct: str, shape: tuple):
+    """For each dim of ``shape`` (subscripts ``letters``), an index array that runs with
+    the dim of ``distinct`` of its subscript: together they address the diagonal."""
+    for c, size in zip(letters, shape):
+        along = [1] * len(distinct)
+        along[distinct.index(c)] = size
+        yield backend.reshape(backend.arange(0, size, 1, dtypes.int64), tuple(along))
+
+
 def _spread(backend, g, distinct: str, reached: set, sizes: dict):
     """``g`` broadcast over the subscripts of ``distinct`` it lacks (those not in
     ``reached``): forward summed them, so every element along them had the same weight."""
@@ -88,11 +139,5 @@ def _onto_diagonal(backend, g, letters: str, distinct: str, shape: tuple):
     """Zeros of ``shape`` (subscripts ``letters``, some repeated) with ``g`` (subscripts
     ``distinct``) written where the repeated subscripts' indices are equal."""
     out = backend.full(shape, 0, dtypes.from_numpy(g.dtype))
-    index = []
-    for c, size in zip(letters, shape):
-        # the index along this dim runs with the dim of ``g`` named ``c``
-        along = [1] * len(distinct)
-        along[distinct.index(c)] = size
-        index.append(backend.reshape(backend.arange(0, size, 1, dtypes.int64), tuple(along)))
-    backend.setitem(out, tuple(index), g)
+    backend.setitem(out, tuple(_diagonal_index(backend, letters, distinct, shape)), g)
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from .elementwise import _log
 from .trigonometric import FloatBinary, FloatOnlyBinary
 from .unary_math import FloatUnary
 
@@ -21,6 +22,9 @@ class Exp2(FloatUnary):
     def backward(self, backend, gy):  # 2^x ln 2
         out = self.out
         return (backend.binary("mul", gy, backend.binary("mul", out, out.dtype.type(_LN2))),)
+
+    def backward_graph(self, grad):
+        return (grad * (self.graph_output(self.out) * _LN2),)
 
 
 class Logaddexp(FloatOnlyBinary):
@@ -46,6 +50,15 @@ class Logaddexp(FloatOnlyBinary):
         def share(over, under):  # gy / (1 + base^(over - under))
             weight = backend.unary(self.power, backend.binary("sub", over, under))
             return backend.binary("div", gy, backend.binary("add", weight, one))
+
+        return (share(y, x) if need_left else None, share(x, y) if need_right else None)
+
+    def grads_graph(self, grad):
+        x, y = self.graph_operand(0, self.x), self.graph_operand(1, self.y)
+        need_left, need_right = self.operand_needs()
+
+        def share(over, under):  # grad / (1 + base^(over - under))
+            return grad / (getattr(over - under, self.power)() + 1)
 
         return (share(y, x) if need_left else None, share(x, y) if need_right else None)
 
@@ -109,6 +122,23 @@ class Xlogy(FloatBinary):
             g_right = backend.binary("mul", gy, backend.binary("div", x, y))
         return g_left, g_right
 
+    def grads_graph(self, grad):
+        backend, x, y = self.backend, self.x, self.y
+        need_left, need_right = self.operand_needs()
+        g_left = g_right = None
+        if need_left:
+            # ``grads``' zeros (grad == 0 and y not NaN; x == 0 and y <= 0) are piecewise
+            # constant masks; elsewhere the gradient is grad * log(y)
+            zero = backend.binary("logical_and", backend.binary("eq", grad._data, 0),
+                                  backend.unary("logical_not", backend.unary("isnan", y)))
+            silent = backend.binary("logical_and", backend.binary("eq", x, 0),
+                                    backend.binary("le", y, 0))
+            mask = self.constant(backend.binary("logical_or", zero, silent))
+            g_left = (grad * _log(self.graph_operand(1, y))).masked_fill(mask, 0)
+        if need_right:
+            g_right = grad * (self.graph_operand(0, x) / self.graph_operand(1, y))
+        return g_left, g_right
+
 
 class Logit(FloatUnary):
     """``log(p / (1 - p))`` elementwise; with ``eps``, ``p`` is first clamped to
@@ -152,6 +182,18 @@ class Logit(FloatUnary):
                                 backend.binary("gt", x, high))
         return (backend.where(beyond, outside, slope),)
 
+    def backward_graph(self, grad):
+        backend, x = self.backend, self.x
+        one = x.dtype.type(1)
+        if self.eps is None:
+            low, high, outside = x.dtype.type(0), one, math.nan
+        else:
+            (low, high), outside = self._bounds(x), 0.0
+        beyond = backend.binary("logical_or", backend.binary("lt", x, low),
+                                backend.binary("gt", x, high))
+        p = self.graph_input(0, x)
+        return ((grad / (p * (1 - p))).masked_fill(self.constant(beyond), outside),)
+
 
 class Entr(FloatUnary):
     """The elementwise entropy ``-x log(x)``: 0 at 0, ``-inf`` below 0 (PyTorch's
@@ -174,3 +216,6 @@ class Entr(FloatUnary):
         x = self.x
         slope = backend.binary("add", backend.unary("log", x), x.dtype.type(1))
         return (backend.unary("neg", backend.binary("mul", gy, slope)),)
+
+    def backward_graph(self, grad):
+        return (-(grad * (self.graph_input(0, self.x).log() + 1)),)

@@ -14,7 +14,14 @@ import math
 
 from . import shapes
 from .function import Function
-from .layer_norm import normalise, normalise_backward, require_float_affine, to_opmath
+from .layer_norm import (
+    normalise,
+    normalise_backward,
+    normalise_backward_graph,
+    normalise_graph,
+    require_float_affine,
+    to_opmath,
+)
 
 
 def _listed(shape) -> str:
@@ -84,6 +91,7 @@ class GroupNorm(Function):
             weight = backend.reshape(weight, self.per_channel)
         if self.recording:
             self.xhat, self.rstd, self.weight = xhat, rstd, weight
+            self.x = backend.reshape(x, shape)  # a view: ``backward_graph`` reads it
         out = xhat if weight is None else backend.binary("mul", xhat, weight)
         if bias is not None:
             out = backend.binary("add", out, backend.reshape(bias, self.per_channel))
@@ -105,4 +113,27 @@ class GroupNorm(Function):
                                 self.dtype)
         if len(needs) > 2 and needs[2]:
             gb = backend.astype(backend.sum(gy, others, False), self.dtype)
+        return gx, gw, gb
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops, the statistics recomputed from the input with
+        recorded ops (as ``LayerNorm.backward_graph``)."""
+        needs, dtype = self.needs_input_grad, self.dtype
+        x = self.graph_input(0, self.x)
+        shape = tuple(x.shape)
+        grad = grad.to(x._dtype)
+        xhat, rstd = normalise_graph(x.reshape(self.grouped), (2,), self.count, self.eps)
+        others = (0,) + tuple(range(2, len(shape)))
+        gx = gw = gb = None
+        if needs[0]:
+            g = grad
+            if self.weight is not None:
+                weight = self.backend.reshape(self.weight, self.per_channel[:1])
+                g = grad * self.graph_input(1, weight).to(x._dtype).reshape(self.per_channel)
+            gx = normalise_backward_graph(g.reshape(self.grouped), xhat, rstd, (2,),
+                                          self.count).reshape(shape).to(dtype)
+        if needs[1]:
+            gw = (grad * xhat.reshape(shape)).sum(others).to(dtype)
+        if len(needs) > 2 and needs[2]:
+            gb = grad.sum(others).to(dtype)
         return gx, gw, gb

@@ -68,6 +68,11 @@ class Hardtanh(Unary):
                                  backend.binary("ge", self.x, self.high))  # bool + bool: or
         return (backend.where(outside, gy.dtype.type(0), gy),)
 
+    def backward_graph(self, grad):  # the mask is piecewise constant: no gradient of its own
+        outside = self.backend.binary("add", self.backend.binary("le", self.x, self.low),
+                                      self.backend.binary("ge", self.x, self.high))
+        return (grad.masked_fill(self.constant(outside), 0),)
+
 
 def _relu6_clip(backend, x):
     """``min(max(x + 3, 0), 6)``: hardsigmoid's and hardswish's shared ramp, times 6."""
@@ -97,6 +102,12 @@ class Hardsigmoid(Unary):
                                 backend.binary("lt", self.x, t(3)))  # bool * bool: and
         return (backend.where(inside, backend.binary("mul", gy, t(1 / 6)), t(0)),)
 
+    def backward_graph(self, grad):  # the mask is piecewise constant: no gradient of its own
+        backend, x = self.backend, self.x
+        inside = backend.binary("mul", backend.binary("gt", x, x.dtype.type(-3)),
+                                backend.binary("lt", x, x.dtype.type(3)))
+        return ((grad * (1 / 6)).where(self.constant(inside), 0),)
+
 
 class Hardswish(Unary):
     """``x * min(max(x + 3, 0), 6) / 6`` elementwise.
@@ -121,3 +132,11 @@ class Hardswish(Unary):
         slope = backend.where(backend.binary("lt", x, t(3)), ramp, t(1))
         slope = backend.where(backend.binary("le", x, t(-3)), t(0), slope)
         return (backend.binary("mul", gy, slope),)
+
+    def backward_graph(self, grad):
+        # the ramp depends on x; where it applies is piecewise constant
+        backend, x = self.backend, self.x
+        t = x.dtype.type
+        slope = (self.graph_input(0, x) / 3 + 0.5).where(
+            self.constant(backend.binary("lt", x, t(3))), 1)
+        return (grad * slope.masked_fill(self.constant(backend.binary("le", x, t(-3))), 0),)

@@ -76,6 +76,7 @@ class LayerNorm(Function):
         xhat, rstd = normalise(backend, x, self.axes, self.count, self.eps, self.centred)
         if self.recording:
             self.xhat, self.rstd, self.weight = xhat, rstd, weight
+            self.x = x  # a reference: ``backward_graph`` recomputes the statistics from it
         out = xhat if weight is None else backend.binary("mul", xhat, weight)
         out = out if bias is None else backend.binary("add", out, bias)
         return backend.astype(out, self.dtype)
@@ -94,6 +95,27 @@ class LayerNorm(Function):
                                 self.dtype)
         if len(needs) > 2 and needs[2]:
             gb = backend.astype(backend.sum(gy, leading, False), self.dtype)
+        return gx, gw, gb
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops; ``xhat`` and ``rstd`` are recomputed from the input
+        with recorded ops, so that the input's gradient depends on the input."""
+        needs, axes, dtype = self.needs_input_grad, self.axes, self.dtype
+        x = self.graph_input(0, self.x)
+        grad = grad.to(x._dtype)  # the statistics' dtype (float32 for float16)
+        xhat, rstd = normalise_graph(x, axes, self.count, self.eps, self.centred)
+        leading = tuple(range(x.ndim - len(axes)))
+        gx = gw = gb = None
+        if needs[0]:
+            g = grad
+            if self.weight is not None:
+                g = grad * self.graph_input(1, self.weight).to(x._dtype)
+            gx = normalise_backward_graph(g, xhat, rstd, axes, self.count,
+                                          self.centred).to(dtype)
+        if needs[1]:
+            gw = (grad * xhat).sum(leading).to(dtype)
+        if len(needs) > 2 and needs[2]:
+            gb = grad.sum(leading).to(dtype)
         return gx, gw, gb
 
 
@@ -134,6 +156,24 @@ def normalise(backend, x, axes, count: int, eps: float, centred: bool = True):
     rstd = backend.binary("div", x.dtype.type(1), backend.unary(
         "sqrt", backend.binary("add", square_mean, x.dtype.type(eps))))
     return backend.binary("mul", x, rstd), rstd
+
+
+def normalise_graph(x, axes, count: int, eps: float, centred: bool = True):
+    """:func:`normalise` of a tensor, with recorded ops: ``(xhat, rstd)``."""
+    n = max(count, 1)
+    if centred:
+        x = x - x.sum(axes, keepdim=True) / n
+    rstd = ((x * x).sum(axes, keepdim=True) / n + eps).rsqrt()
+    return x * rstd, rstd
+
+
+def normalise_backward_graph(g, xhat, rstd, axes, count: int, centred: bool = True):
+    """:func:`normalise_backward` of tensors, with recorded ops."""
+    n = max(count, 1)
+    projection = (g * xhat).sum(axes, keepdim=True) / n
+    if centred:
+        g = g - g.sum(axes, keepdim=True) / n
+    return (g - xhat * projection) * rstd
 
 
 def normalise_backward(backend, g, xhat, rstd, axes, count: int, centred: bool = True):

@@ -61,3 +61,10 @@ class Logsumexp(Function):
         # d/dx log(sum(exp(x))) = exp(x - logsumexp(x)), the softmax of the slice
         weights = backend.unary("exp", backend.binary("sub", self.x, self.kept))
         return (backend.binary("mul", backend.reshape(gy, self.kept.shape), weights),)
+
+    def backward_graph(self, grad):
+        # the output depends on x too: its gradient flows back through this node
+        kept, backend = self.kept, self.backend
+        out = self.graph_output(drop_reduced_dims(backend, kept, self.axes, self.keepdim))
+        weights = (self.graph_input(0, self.x) - out.reshape(kept.shape)).exp()
+        return (grad.reshape(kept.shape) * weights,)

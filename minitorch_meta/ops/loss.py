@@ -79,6 +79,28 @@ class _PointwiseLoss(Function):
             gt = backend.unary("neg", backend.sum_to_shape(g, tuple(self.input_specs[1][0])))
         return gx, gt
 
+    def backward_graph(self, grad):
+        need_x, need_t = self.needs_input_grad
+        diff = self.graph_input(0, self.x) - self.graph_input(1, self.t)
+        if self.reduction == "mean":
+            grad = grad / max(self.count, 1)
+        g = self.derivative_graph(diff) * grad
+        return (g.sum_to_size(tuple(self.input_specs[0][0])) if need_x else None,
+                -g.sum_to_size(tuple(self.input_specs[1][0])) if need_t else None)
+
+    def derivative_graph(self, diff):
+        """``derivative`` of the difference tensor ``diff``, with recorded ops."""
+        raise NotImplementedError
+
+    def clipped_graph(self, inside, bound: float, outside: float):
+        """``_clipped`` with recorded ops: ``inside`` (a tensor) where ``-bound < diff <
+        bound``, else ``±outside``; the masks are piecewise constant."""
+        backend, diff = self.backend, self.diff
+        bound = diff.dtype.type(bound)
+        low = self.constant(backend.binary("le", diff, -bound))
+        high = self.constant(backend.binary("ge", diff, bound))
+        return inside.masked_fill(low, -outside).masked_fill(high, outside)
+
 
 class MseLoss(_PointwiseLoss):
     """Mean (or sum) of squared differences."""
@@ -119,6 +141,9 @@ class L1Loss(_PointwiseLoss):
     def derivative(self, backend, diff):
         return backend.unary("sign", diff)
 
+    def derivative_graph(self, diff):  # piecewise constant: no gradient of its own
+        return self.constant(self.backend.unary("sign", self.diff))
+
 
 class SmoothL1Loss(_PointwiseLoss):
     """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (``d = input -
@@ -152,6 +177,9 @@ class SmoothL1Loss(_PointwiseLoss):
         beta = diff.dtype.type(self.beta)
         return _clipped(backend, diff, beta, backend.binary("div", diff, beta), 1)
 
+    def derivative_graph(self, diff):
+        return self.clipped_graph(diff / self.beta, self.beta, 1.0)
+
 
 class HuberLoss(_PointwiseLoss):
     """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)`` (``d = input -
@@ -183,6 +211,9 @@ class HuberLoss(_PointwiseLoss):
     def derivative(self, backend, diff):
         delta = diff.dtype.type(self.delta)
         return _clipped(backend, diff, delta, diff, delta)
+
+    def derivative_graph(self, diff):
+        return self.clipped_graph(diff, self.delta, self.delta)
 
 
 def _clipped(backend, diff, bound, inside, outside):
@@ -267,6 +298,27 @@ class KlDiv(Function):
                                                               t))
                 gt = backend.binary("sub", through_xlogy, backend.binary("mul", gy, x))
             gt = backend.sum_to_shape(gt, tuple(self.input_specs[1][0]))
+        return gx, gt
+
+    def backward_graph(self, grad):
+        """``backward`` with recorded ops (the same terms, PyTorch's composition's)."""
+        x, t = self.graph_input(0, self.x), self.graph_input(1, self.t)
+        if self.reduction == "mean":
+            grad = grad / max(self.count, 1)
+        if tuple(grad.shape) != tuple(self.shape):
+            grad = grad.expand(self.shape)
+        exp_t = t.exp() if self.log_target else None
+        gx = gt = None
+        if self.needs_input_grad[0]:
+            gx = (-(grad * (exp_t if self.log_target else t))).sum_to_size(
+                tuple(self.input_specs[0][0]))
+        if self.needs_input_grad[1]:
+            if self.log_target:
+                gt = grad * (t - x) * exp_t + grad * exp_t
+            else:  # log t is 0 where t == 0 (a piecewise constant mask)
+                zero = self.constant(self.backend.binary("eq", self.t, self.t.dtype.type(0)))
+                gt = grad * t.log().masked_fill(zero, 0) + grad * t / t - grad * x
+            gt = gt.sum_to_size(tuple(self.input_specs[1][0]))
         return gx, gt
 
 

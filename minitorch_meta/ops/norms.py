@@ -107,6 +107,33 @@ class LinalgVectorNorm(Function):
                 "div", gy, backend.binary("pow", norm, gy.dtype.type(p - 1))))
         return (backend.binary("mul", backend.binary("mul", sign, slope), scale),)
 
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``); signs, ties and the masks of
+        zero norms are piecewise constant, so they enter as constants."""
+        p, backend, kept = self.ord, self.backend, self.kept
+        if p == 0:
+            return (None,)
+        grad = grad.reshape(kept.shape)
+        if p in (INF, -INF):
+            hits = backend.binary("eq", backend.unary("abs", self.x), kept)
+            count = backend.astype(backend.sum(hits, self.axes, True), _dtype_of(kept))
+            share = grad / self.constant(count) * self.constant(_sgn(backend, self.x))
+            return (share.where(self.constant(hits), 0),)
+        x = self.graph_input(0, self.x)
+        if p == 1:
+            return (grad * self.constant(_sgn(backend, self.x)),)
+        norm = self.graph_output(drop_reduced_dims(backend, kept, self.axes, self.keepdim))
+        norm = norm.reshape(kept.shape)
+        zero = kept.dtype.type(0)
+        if p == 2:  # x / norm, defined as 0 where the norm is 0
+            return (x * _where_zero(self, backend.binary("eq", kept, zero), grad, norm),)
+        sign, a = self.constant(backend.unary("sign", self.x)), x.abs()
+        if p < 1:  # |x|^(p-1) is infinite at 0, where PyTorch's gradient is 0
+            slope = _where_zero(self, backend.binary("eq", self.x, zero), 1, a ** (1 - p))
+            return (sign * slope * (grad * norm ** (1 - p)),)
+        scale = _where_zero(self, backend.binary("eq", kept, zero), grad, norm ** (p - 1))
+        return (sign * a ** (p - 1) * scale,)
+
     def _extreme_grad(self, backend, x, norm, gy):
         """The inf (-inf) norm is the max (min) of |x|: its gradient goes to the elements
         that reach it, shared evenly between ties, with their sign. A slice holding a NaN
@@ -115,6 +142,14 @@ class LinalgVectorNorm(Function):
         count = backend.astype(backend.sum(hits, self.axes, True), _dtype_of(gy))
         share = backend.binary("mul", backend.unary("sign", x), backend.binary("div", gy, count))
         return backend.where(hits, share, gy.dtype.type(0))
+
+
+def _where_zero(node, zero, numerator, denominator):
+    """``numerator / denominator`` as tensors, and 0 where the array mask ``zero`` holds
+    (the denominator is 0 there: it is replaced by 1 first, so that no 0 / 0 reaches the
+    second derivative)."""
+    mask = node.constant(zero)
+    return (numerator / denominator.masked_fill(mask, 1)).masked_fill(mask, 0)
 
 
 def _sgn(backend, x):

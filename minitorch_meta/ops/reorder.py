@@ -40,6 +40,9 @@ class Flip(Function):
     def backward(self, backend, gy):
         return (reverse(backend, gy, self.axes),)
 
+    def backward_graph(self, grad):
+        return (Flip(dims=self.axes)(grad),)
+
 
 def reverse(backend, a, axes: tuple):
     """A C-ordered copy of ``a`` reversed along ``axes``: a copy, not NumPy's view with

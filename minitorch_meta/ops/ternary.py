@@ -12,6 +12,7 @@ from .. import dtypes
 from . import shapes
 from .elementwise import _python_number, _reduce
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 def broadcast_all(op: str, *tensors) -> tuple:
@@ -102,6 +103,7 @@ class Lerp(Function):
             weight = backend.astype(weight, self.out_dtype)
         if self.recording:
             self.weight_array, self.diff = weight, diff
+            self.start, self.end = start, end  # references: for ``backward_graph``
         one = start.dtype.type(1)
         small = backend.binary("lt", backend.unary("abs", weight), start.dtype.type(0.5))
         return backend.where(small, backend.binary("add", start, backend.binary(
@@ -123,6 +125,21 @@ class Lerp(Function):
                 _reduce(backend, backend.binary("mul", gy, w), specs[1]) if needs[1] else None,
                 _reduce(backend, backend.binary("mul", gy, self.diff), specs[2])
                 if needs[2] else None)
+
+    def backward_graph(self, grad):
+        needs, specs = self.needs_input_grad, self.input_specs
+        if self.weight is not None:
+            w = self.weight
+            return (reduce_to_input(grad * (1 - w), specs[0]) if needs[0] else None,
+                    reduce_to_input(grad * w, specs[1]) if needs[1] else None)
+        # the weight and ``end - start`` as tensors joined to the inputs
+        w = self.graph_input(2, self.weight_array)
+        diff = None
+        if needs[2]:
+            diff = self.graph_input(1, self.end) - self.graph_input(0, self.start)
+        return (reduce_to_input(grad * (1 - w), specs[0]) if needs[0] else None,
+                reduce_to_input(grad * w, specs[1]) if needs[1] else None,
+                reduce_to_input(grad * diff, specs[2]) if needs[2] else None)
 
 
 class Addcmul(Function):
@@ -175,6 +192,18 @@ class Addcmul(Function):
                 _reduce(backend, g1, specs[1]) if needs[1] else None,
                 _reduce(backend, g2, specs[2]) if needs[2] else None)
 
+    def backward_graph(self, grad):
+        needs, specs = self.needs_input_grad, self.input_specs
+        g1, g2 = self.factor_grads_graph(grad, needs)
+        return (reduce_to_input(grad, specs[0]) if needs[0] else None,
+                reduce_to_input(g1, specs[1]) if needs[1] else None,
+                reduce_to_input(g2, specs[2]) if needs[2] else None)
+
+    def factor_grads_graph(self, grad, needs) -> tuple:
+        """``factor_grads`` with tensor ops (the factors joined to their inputs)."""
+        return (grad * self.graph_input(2, self.t2) * self.value if needs[1] else None,
+                grad * self.graph_input(1, self.t1) * self.value if needs[2] else None)
+
     def factor_grads(self, backend, gy, value, needs) -> tuple:
         mul = backend.binary
         return (mul("mul", mul("mul", gy, self.t2), value) if needs[1] else None,
@@ -212,4 +241,10 @@ class Addcdiv(Addcmul):
         g2 = None
         if needs[2]:  # -gy * value * t1 / t2^2
             g2 = backend.unary("neg", binary("div", binary("mul", g1, self.t1), t2))
+        return g1, g2
+
+    def factor_grads_graph(self, grad, needs) -> tuple:
+        t2 = self.graph_input(2, self.t2)
+        g1 = grad * self.value / t2 if needs[1] or needs[2] else None
+        g2 = -(g1 * self.graph_input(1, self.t1) / t2) if needs[2] else None
         return g1, g2

@@ -32,6 +32,10 @@ class Tan(FloatUnary):
         return (_mul(backend, gy, backend.binary("add", _mul(backend, out, out),
                                                   _scalar(out, 1))),)
 
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad * (out * out + 1),)
+
 
 class Asin(FloatUnary):
     op_name, backward_name, kernel = "asin", "AsinBackward0", "arcsin"
@@ -43,6 +47,10 @@ class Asin(FloatUnary):
         x = self.x
         root = backend.unary("sqrt", backend.binary("sub", _scalar(x, 1), _mul(backend, x, x)))
         return (backend.binary("div", _mul(backend, gy, _scalar(x, self.sign)), root),)
+
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad * self.sign / (1 - x * x).sqrt(),)
 
 
 class Acos(Asin):
@@ -58,6 +66,10 @@ class Atan(FloatUnary):
         return (backend.binary("div", gy, backend.binary("add", _mul(backend, x, x),
                                                          _scalar(x, 1))),)
 
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad / (x * x + 1),)
+
 
 class Sinh(FloatUnary):
     op_name, backward_name, kernel = "sinh", "SinhBackward0", "sinh"
@@ -67,6 +79,9 @@ class Sinh(FloatUnary):
 
     def backward(self, backend, gy):
         return (_mul(backend, gy, backend.unary(self.derivative, self.x)),)
+
+    def backward_graph(self, grad):
+        return (grad * getattr(self.graph_input(0, self.x), self.derivative)(),)
 
 
 class Cosh(Sinh):
@@ -85,6 +100,10 @@ class Asinh(FloatUnary):
                                                     _scalar(x, self.shift)))
         return (backend.binary("div", gy, root),)
 
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad / (x * x + self.shift).sqrt(),)
+
 
 class Acosh(Asinh):
     op_name, backward_name, kernel, shift = "acosh", "AcoshBackward0", "arccosh", -1.0
@@ -98,6 +117,10 @@ class Atanh(FloatUnary):
         x = self.x
         return (backend.binary("div", gy, backend.binary("sub", _scalar(x, 1),
                                                          _mul(backend, x, x))),)
+
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad / (1 - x * x),)
 
 
 class Deg2Rad(FloatUnary):
@@ -115,6 +138,9 @@ class Deg2Rad(FloatUnary):
 
     def backward(self, backend, gy):
         return (_mul(backend, gy, _scalar(gy, self.factor)),)
+
+    def backward_graph(self, grad):
+        return (grad * self.factor,)
 
 
 class Rad2Deg(Deg2Rad):
@@ -196,6 +222,18 @@ class Atan2(FloatBinary):
         return (_mul(backend, scale, y) if need_left else None,
                 backend.unary("neg", _mul(backend, scale, x)) if need_right else None)
 
+    def grads_graph(self, grad):
+        x, y = self.graph_operand(0, self.x), self.graph_operand(1, self.y)
+        square = x * x + y * y
+        # 0 at the origin, as ``grads``; the mask is piecewise constant
+        backend = self.backend
+        squares = backend.binary("add", _mul(backend, self.x, self.x),
+                                 _mul(backend, self.y, self.y))
+        origin = self.constant(backend.binary("eq", squares, squares.dtype.type(0)))
+        scale = (grad / square.masked_fill(origin, 1)).masked_fill(origin, 0)
+        need_left, need_right = self.operand_needs()
+        return (scale * y if need_left else None, -(scale * x) if need_right else None)
+
 
 class FloatOnlyBinary(Binary):
     """Base of the binary ops PyTorch offers for floating-point tensors only.
@@ -232,3 +270,9 @@ class Hypot(FloatOnlyBinary):
         need_left, need_right = self.operand_needs()
         return (_mul(backend, scale, self.x) if need_left else None,
                 _mul(backend, scale, self.y) if need_right else None)
+
+    def grads_graph(self, grad):
+        scale = grad / self.graph_output(self.out)
+        need_left, need_right = self.operand_needs()
+        return (scale * self.graph_operand(0, self.x) if need_left else None,
+                scale * self.graph_operand(1, self.y) if need_right else None)
