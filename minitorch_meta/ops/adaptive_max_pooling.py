@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .avg_pooling import _as_4d, _like, _require_dtype, adaptive_output_size
-from .max_pool_gradient import OptionalIndices, gradient_to_winners
+from .max_pool_gradient import OptionalIndices, gradient_to_winners, winners_graph_gradient
 from .shapes import ShapeRuntimeError
 
 
@@ -59,5 +59,7 @@ class AdaptiveMaxPool2d(OptionalIndices):
         return y, backend.copy(indices) if self.recording else indices
 
     def backward(self, backend, gy):
-        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 2,
-                                    self.out_hw[0] * self.out_hw[1]),)
+        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 2),)
+
+    def backward_graph(self, grad):
+        return (winners_graph_gradient(self, grad, self.indices, 2),)

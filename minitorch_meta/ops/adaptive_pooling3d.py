@@ -6,12 +6,15 @@ PyTorch's errors and flat indices. Both ops take ``(N, C, D, H, W)`` or unbatche
 
 from __future__ import annotations
 
-import math
-
 from .. import dtypes
 from .avg_pooling import _require_dtype
 from .function import Function
-from .max_pool_gradient import OptionalIndices, gradient_to_winners
+from .linear_gradient import linear_backward_graph
+from .max_pool_gradient import (
+    OptionalIndices,
+    gradient_to_winners,
+    winners_graph_gradient,
+)
 from .pooling3d import as_5d, like
 from .shapes import ShapeError, ShapeRuntimeError, fmt, require_non_empty
 
@@ -85,6 +88,8 @@ class AdaptiveAvgPool3d(Function):
         gx = backend.adaptive_avg_pool3d_backward(as_5d(backend, gy), self.saved)
         return (like(backend, gx, gy.ndim),)
 
+    backward_graph = linear_backward_graph  # linear in x: see ``linear_gradient.py``
+
 
 class AdaptiveMaxPool3d(OptionalIndices):
     """Maximum over each adaptive window; with ``return_indices``, also each maximum's flat
@@ -129,5 +134,7 @@ class AdaptiveMaxPool3d(OptionalIndices):
         return y, backend.copy(indices) if self.recording else indices
 
     def backward(self, backend, gy):
-        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 3,
-                                    math.prod(self.out_size)),)
+        return (gradient_to_winners(backend, gy, self.indices, self.input_specs[0], 3),)
+
+    def backward_graph(self, grad):
+        return (winners_graph_gradient(self, grad, self.indices, 3),)

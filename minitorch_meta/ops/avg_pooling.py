@@ -12,6 +12,7 @@ from .. import dtypes
 from . import shapes
 from .conv import pair
 from .function import Function
+from .linear_gradient import linear_backward_graph
 from .shapes import ShapeError, fmt, require_non_empty
 
 
@@ -162,6 +163,8 @@ class AvgPool2d(Function):
         gx = backend.avg_pool2d_backward(_as_4d(backend, gy), self.saved)
         return (_like(backend, gx, gy.ndim),)
 
+    backward_graph = linear_backward_graph  # linear in x: see ``linear_gradient.py``
+
 
 class AdaptiveAvgPool2d(Function):
     """Mean over windows fitted to ``output_size`` (PyTorch's ``F.adaptive_avg_pool2d``).
@@ -208,3 +211,5 @@ class AdaptiveAvgPool2d(Function):
     def backward(self, backend, gy):
         gx = backend.adaptive_avg_pool2d_backward(_as_4d(backend, gy), self.saved)
         return (_like(backend, gx, gy.ndim),)
+
+    backward_graph = linear_backward_graph  # linear in x: see ``linear_gradient.py``

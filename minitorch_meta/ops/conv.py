@@ -157,6 +157,8 @@ class Conv2d(Function):
 
     def forward(self, backend, x, w, b=None):
         stride, padding, dilation, out_hw = self.geometry
+        if self.recording:  # references only: for the graph formula (``backward_graph``)
+            self.x, self.w = x, w
         if self.dims == 1:
             x, w = with_height(backend, x), with_height(backend, w)
         y, self.saved = backend.conv2d(x, w, b, stride, padding, dilation, out_hw,
@@ -172,6 +174,11 @@ class Conv2d(Function):
         gx = None if gx is None else without_height(backend, gx)
         gw = None if gw is None else without_height(backend, gw)
         return (gx, gw, gb)[:len(self.input_specs)]
+
+    def backward_graph(self, grad):
+        from .conv_gradients import convolution_graph_gradients  # it imports this module
+
+        return convolution_graph_gradients(self, grad)
 
 
 class Conv1d(Conv2d):

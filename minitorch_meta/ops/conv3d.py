@@ -25,6 +25,8 @@ class Conv3d(Conv2d):
 
     def forward(self, backend, x, w, b=None):
         stride, padding, dilation, out_size = self.geometry
+        if self.recording:  # references only: for the graph formula (``backward_graph``)
+            self.x, self.w = x, w
         y, self.saved = backend.conv3d(x, w, b, stride, padding, dilation, out_size,
                                        for_backward=self.recording, groups=self.groups)
         return y
@@ -32,6 +34,10 @@ class Conv3d(Conv2d):
     def backward(self, backend, gy):
         grads = backend.conv3d_backward(gy, self.saved, self.needs_input_grad)
         return grads[:len(self.input_specs)]
+
+    # the 2-D op's formula, written for any rank (a subclass that changes ``backward``
+    # inherits none: see ``graph_backward.formula_applies``)
+    backward_graph = Conv2d.backward_graph
 
 
 class ConvTranspose3d(ConvTranspose2d):
@@ -71,3 +77,5 @@ class ConvTranspose3d(ConvTranspose2d):
         if len(needs) > 2 and needs[2]:
             gb = backend.sum(gy, (0, 2, 3, 4), False)
         return (gx if needs[0] else None, gw, gb)[:len(needs)]
+
+    backward_graph = ConvTranspose2d.backward_graph  # as ``Conv3d``'s

@@ -145,6 +145,11 @@ class ConvTranspose2d(Function):
             gw = None if gw is None else without_height(backend, gw)
         return (gx if needs[0] else None, gw, gb)[:len(needs)]
 
+    def backward_graph(self, grad):
+        from .conv_gradients import transposed_graph_gradients  # it imports ``conv``
+
+        return transposed_graph_gradients(self, grad)
+
 
 class ConvTranspose1d(ConvTranspose2d):
     """The transposed convolution of sequences: the 2-D op's rule, and its kernels on

@@ -16,7 +16,7 @@ from .. import dtypes
 from ..autograd.grad_mode import is_grad_enabled
 from .avg_pooling import _require_dtype
 from .function import Function
-from .max_pool_gradient import gradient_to_winners
+from .max_pool_gradient import gradient_to_winners, winners_graph_gradient
 from .shapes import ShapeRuntimeError, fmt
 
 _FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -180,8 +180,11 @@ class FractionalMaxPool2d(Function):
         return backend.reshape(flat, (planes, _product(self.out_size), _product(self.kernel)))
 
     def backward(self, backend, gy):
-        return gradient_to_winners(backend, gy, self.indices, self.input_specs[0], self.dims,
-                                   _product(self.out_size)), None
+        return gradient_to_winners(backend, gy, self.indices, self.input_specs[0],
+                                   self.dims), None
+
+    def backward_graph(self, grad):
+        return winners_graph_gradient(self, grad, self.indices, self.dims), None
 
 
 class FractionalMaxPool3d(FractionalMaxPool2d):

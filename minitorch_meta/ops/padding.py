@@ -19,6 +19,7 @@ import math
 from .. import dtypes
 from .elementwise import _bound_scalar
 from .function import Function
+from .linear_gradient import LinearGradient
 from .shapes import fmt
 
 MODES = ("constant", "reflect", "replicate", "circular")
@@ -116,6 +117,11 @@ class ConstantPadNd(Function):
         # The window the input landed in; cropped-away input elements get zero gradient.
         return (backend.index_add(tuple(shape), self.src, backend.getitem(gy, self.dst), dtype),)
 
+    def backward_graph(self, grad):
+        # the opposite pads crop what was added and put zeros where input was cropped away
+        # (PyTorch's formula): the fill ``value`` has no gradient
+        return (ConstantPadNd(pad=tuple(-p for p in self.pad), value=0)(grad),)
+
 
 class IndexPad(Function):
     """``reflect``, ``replicate`` or ``circular`` padding of the last ``len(pad) // 2`` dims
@@ -208,6 +214,11 @@ class IndexPad(Function):
                 g = backend.sum(g, repeated, True)
             backend.setitem(gx, src, backend.binary("add", backend.getitem(gx, src), g))
         return (gx,)
+
+    def backward_graph(self, grad):  # linear in x: see ``linear_gradient.py``
+        # PyTorch's circular pad is slice copies, whose gradients' node is a slice's
+        name = "SliceBackwardBackward0" if self.mode == "circular" else None
+        return (LinearGradient(self, name)(grad),)
 
     def _blocks(self, shape):
         """``(dst, src, repeated)`` for each block of the output: ``out[dst]`` is

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .conv import pair
-from .max_pool_gradient import OptionalIndices
+from .max_pool_gradient import OptionalIndices, winners_graph_gradient
 from .shapes import ShapeError, fmt
 
 
@@ -72,3 +72,10 @@ class MaxPool2d(OptionalIndices):
         shape = tuple(self.input_specs[0][0])
         return (backend.max_pool2d_backward(gy, self.argmax, shape, kernel, stride, padding,
                                             dilation),)
+
+    def backward_graph(self, grad):
+        kernel, stride, padding, dilation, _ = self.geometry
+        shape = tuple(self.input_specs[0][0])
+        indices = self.backend.max_pool2d_indices(self.argmax, shape, kernel, stride, padding,
+                                                  dilation)
+        return (winners_graph_gradient(self, grad, indices, 2),)

@@ -12,7 +12,8 @@ from .. import dtypes
 from . import shapes
 from .avg_pooling import _half, _require_dtype, window_divisors
 from .function import Function
-from .max_pool_gradient import OptionalIndices
+from .linear_gradient import linear_backward_graph
+from .max_pool_gradient import OptionalIndices, winners_graph_gradient
 from .shapes import ShapeError, fmt
 
 
@@ -160,6 +161,14 @@ class MaxPool3d(OptionalIndices):
                                          stride, padding, dilation)
         return (like(backend, gx, len(shape)),)
 
+    def backward_graph(self, grad):
+        kernel, stride, padding, dilation, _ = self.geometry
+        shape = tuple(self.input_specs[0][0])
+        x_shape = (1,) + shape if len(shape) == 4 else shape
+        indices = self.backend.max_pool3d_indices(self.argmax, x_shape, kernel, stride,
+                                                  padding, dilation)
+        return (winners_graph_gradient(self, grad, indices, 3),)
+
 
 class AvgPool3d(Function):
     """Mean over sliding ``(kD, kH, kW)`` windows (PyTorch's ``F.avg_pool3d``).
@@ -222,3 +231,5 @@ class AvgPool3d(Function):
     def backward(self, backend, gy):
         gx = backend.avg_pool3d_backward(as_5d(backend, gy), self.saved)
         return (like(backend, gx, gy.ndim),)
+
+    backward_graph = linear_backward_graph  # linear in x: see ``linear_gradient.py``

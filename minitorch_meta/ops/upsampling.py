@@ -21,6 +21,7 @@ import math
 from .. import dtypes
 from .avg_pooling import _require_dtype
 from .function import Function
+from .linear_gradient import linear_backward_graph
 
 _AXIS_NAMES = ("H", "W")
 _NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear"}
@@ -146,6 +147,8 @@ class Upsample(Function):
             elif plan[axis] is not _SAME:
                 g = _multiply_axis(backend, g, plan[axis], behind, transposed=True)
         return (g,)
+
+    backward_graph = linear_backward_graph  # linear in x: see ``linear_gradient.py``
 
     def _repeats(self, in_sizes) -> tuple | None:
         """The whole number of times each input position is repeated along each axis when
