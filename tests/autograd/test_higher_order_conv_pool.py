@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import minitorch_meta as mt
+from tests.autograd.second_order import assert_hvp_matches_finite_differences
 from tests.devices import tensor_device
 
 
@@ -161,19 +162,7 @@ def test_hessian_vector_products_match_finite_differences(name):
     rng = np.random.default_rng(7)
     directions = [rng.standard_normal(a.shape) for a in arrays]
 
-    def gradient(values):
-        xs = [mt.tensor(a, requires_grad=True) for a in values]
-        return [g.numpy() for g in mt.autograd.grad(fn(mt, "cpu", *xs), xs)]
-
-    xs = [mt.tensor(a, requires_grad=True) for a in arrays]
-    grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=True)
-    inner = sum((g * mt.tensor(v)).sum() for g, v in zip(grads, directions))
-    hvp = [h.numpy() for h in mt.autograd.grad(inner, xs)]
-    eps = 1e-6
-    plus = gradient([a + eps * v for a, v in zip(arrays, directions)])
-    minus = gradient([a - eps * v for a, v in zip(arrays, directions)])
-    for h, p, m in zip(hvp, plus, minus):
-        np.testing.assert_allclose(h, (p - m) / (2 * eps), rtol=1e-5, atol=1e-5)
+    assert_hvp_matches_finite_differences(fn, arrays, directions, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", ["conv2d", "conv1d", "conv3d", "conv_transpose2d",

@@ -1,0 +1,26 @@
+"""What the second-order gradient tests share: a Hessian-vector product checked against
+central differences of the first-order gradient (independent of PyTorch)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import minitorch_meta as mt
+
+
+def assert_hvp_matches_finite_differences(fn, arrays, directions, atol: float = 1e-6,
+                                          eps: float = 1e-6) -> None:
+    """``d/dx <grad f(x), v>`` (double backward) against
+    ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``; ``fn(lib, device, *inputs)``."""
+    def gradient(values):
+        xs = [mt.tensor(a, requires_grad=True) for a in values]
+        return [g.numpy() for g in mt.autograd.grad(fn(mt, "cpu", *xs), xs)]
+
+    xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+    grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=True)
+    inner = sum((g * mt.tensor(v)).sum() for g, v in zip(grads, directions))
+    hvp = [h.numpy() for h in mt.autograd.grad(inner, xs)]
+    plus = gradient([a + eps * v for a, v in zip(arrays, directions)])
+    minus = gradient([a - eps * v for a, v in zip(arrays, directions)])
+    for h, p, m in zip(hvp, plus, minus):
+        np.testing.assert_allclose(h, (p - m) / (2 * eps), rtol=1e-5, atol=atol)
