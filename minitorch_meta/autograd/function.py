@@ -355,6 +355,7 @@ _TWICE = ("trying to differentiate twice a function that was marked with "
 def _guarded(ctx, grad_outputs, result):
     """``result``'s tensors behind a node that refuses to be differentiated; its edges
     lead to the gradients it was given that require grad."""
+    from ..ops.function import _edge
     from ..ops.graph_backward import NotDifferentiableTwice
     from ..tensor import Tensor
 
@@ -362,8 +363,8 @@ def _guarded(ctx, grad_outputs, result):
     guarded = []
     for gradient in ((result,) if single else result):
         if isinstance(gradient, Tensor):
-            edges = tuple(g.grad_fn if g.grad_fn is not None else g._accumulator()
-                          for g in grad_outputs if isinstance(g, Tensor) and g.requires_grad)
+            edges = tuple(_edge(g) for g in grad_outputs
+                          if isinstance(g, Tensor) and g.requires_grad)
             node = NotDifferentiableTwice(ctx.name(), gradient._backend, edges, _TWICE)
             gradient = Tensor._make(gradient._data, gradient._backend, True, node)
         guarded.append(gradient)

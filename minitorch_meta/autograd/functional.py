@@ -15,6 +15,8 @@ is the Jacobian of the gradient. Forward-mode AD (``strategy="forward-mode"``) r
 
 from __future__ import annotations
 
+import contextlib
+
 from .grad_mode import enable_grad
 from .gradients import grad as _grad
 
@@ -46,7 +48,7 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
                                   "strategy='reverse-mode'")
     inputs_tuple, inputs, outputs_tuple, outputs = _run(func, inputs, strict, "jacobian",
                                                         create_graph)
-    with enable_grad() if create_graph else _nothing():
+    with enable_grad() if create_graph else contextlib.nullcontext():
         jacobians = tuple(_jacobians_of_output(i, output, inputs, strict, create_graph)
                           for i, output in enumerate(outputs))
     if outputs_tuple and inputs_tuple:
@@ -209,14 +211,6 @@ def _finished(tensors, as_tuple: bool, create_graph: bool):
     the only element."""
     tensors = tuple(t if create_graph else t.detach() for t in tensors)
     return tensors if as_tuple else tensors[0]
-
-
-class _nothing:  # noqa: N801 - a context manager that changes nothing
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False
 
 
 def _run(func, inputs, strict: bool, name: str, create_graph: bool = False):

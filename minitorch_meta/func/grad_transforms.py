@@ -289,7 +289,7 @@ def _depends_on_outer_graph(tensors: list, leaves: list, outer_grad_mode: bool) 
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
-        variable = getattr(type(node), "variable", None) and node.variable
+        variable = getattr(node, "variable", None)
         if variable is not None and id(variable) not in own:
             return True
         stack.extend(node.next_functions)

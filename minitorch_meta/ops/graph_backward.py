@@ -21,6 +21,7 @@ it is right or it raises, naming the op.
 
 from __future__ import annotations
 
+import copy
 import re
 
 from ..autograd.engine import AccumulateGrad
@@ -158,13 +159,8 @@ class MetaGradient:
         from ..tensor import Tensor
 
         return tuple(None if spec is None or not need else
-                     Tensor._make(self.backend.empty(*spec), self.backend, True, self._copy())
+                     Tensor._make(self.backend.empty(*spec), self.backend, True, copy.copy(self))
                      for spec, need in zip(self.outputs, self.needs[1:]))
-
-    def _copy(self):
-        twin = object.__new__(MetaGradient)
-        twin.__dict__.update(self.__dict__)
-        return twin
 
     def name(self) -> str:
         return "MetaGradientBackward0"
@@ -182,13 +178,21 @@ class MetaGradient:
 
 
 def _edge_of(tensor):
-    """The graph node a gradient for ``tensor`` flows into (None without one)."""
-    if tensor.grad_fn is not None:
-        return tensor.grad_fn
-    return tensor._accumulator() if tensor.requires_grad else None
+    """The graph node a gradient for ``tensor`` flows into (None without one): the
+    dispatcher's ``_edge``, bound on first use (``function.py`` imports this module)."""
+    global _edge_of
+    from .function import _edge as _edge_of
+
+    return _edge_of(tensor)
 
 
 _TRAILING_DIGITS = re.compile(r"\d+$")
+
+
+def gradient_node_name(name: str) -> str:
+    """PyTorch's name for the node of a gradient computed by the node ``name``:
+    ``ConvolutionBackward0`` gives ``ConvolutionBackwardBackward0``."""
+    return _TRAILING_DIGITS.sub("", name) + "Backward0"
 
 
 class NotDifferentiableTwice:
@@ -205,9 +209,7 @@ class NotDifferentiableTwice:
         self.next_functions = next_functions
 
     def name(self) -> str:
-        # PyTorch's name for the node of a gradient's gradient: ``ConvolutionBackward0``
-        # gives ``ConvolutionBackwardBackward0``
-        return _TRAILING_DIGITS.sub("", self.op) + "Backward0"
+        return gradient_node_name(self.op)
 
     def __repr__(self) -> str:
         return f"<{self.name()} object>"

@@ -6,6 +6,7 @@ from .. import dtypes
 from ..autograd.indexed_gradient import IndexedGradient
 from . import shapes
 from .function import Function
+from .graph_backward import gradient_node_name
 
 
 class View(Function):
@@ -291,9 +292,7 @@ class IndexedZeros(Function):
 
     def __init__(self, index, shape_index, shape, dtype, getitem_name):
         self.index, self.shape_index, self.shape, self.dtype = index, shape_index, shape, dtype
-        # PyTorch's name for a gradient's node: ``SelectBackward0`` gives
-        # ``SelectBackwardBackward0``
-        self.backward_name = getitem_name[:-1] + "Backward0"
+        self.backward_name = gradient_node_name(getitem_name)
 
     def infer(self, grad):
         return self.shape, self.dtype

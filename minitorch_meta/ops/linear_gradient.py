@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 
 from .function import Function
+from .graph_backward import gradient_node_name
 
 
 def linear_backward_graph(node, grad):
@@ -36,9 +37,8 @@ class LinearGradient(Function):
 
     def __init__(self, op: Function, backward_name: str | None = None):
         self.op = copy.copy(op)
-        # PyTorch's name for a gradient's node: ``AvgPool2DBackward0`` gives
-        # ``AvgPool2DBackwardBackward0``, unless the op's node is named otherwise
-        self.backward_name = backward_name or op.name()[:-1] + "Backward0"
+        # unless the op's node is named otherwise: ``AvgPool2DBackwardBackward0``
+        self.backward_name = backward_name or gradient_node_name(op.name())
 
     def infer(self, grad):
         return self.op.input_specs[0]

@@ -9,6 +9,7 @@ import math
 
 from .. import dtypes
 from .function import Function
+from .graph_backward import gradient_node_name
 
 
 class OptionalIndices(Function):
@@ -87,7 +88,7 @@ class ToWinners(Function):
         self.pool_name = pool_name
         # PyTorch's name for a gradient's node: ``MaxPool2DWithIndicesBackward0`` gives
         # ``MaxPool2DWithIndicesBackwardBackward0``
-        self.backward_name = pool_name[:-1] + "Backward0"
+        self.backward_name = gradient_node_name(pool_name)
 
     def infer(self, grad):
         return self.input_spec
