@@ -13,22 +13,17 @@ import pytest
 import minitorch_meta as mt
 from minitorch_meta import distributions as dist
 from tests.devices import tensor_device
+from tests.distributions.helpers import D
+from tests.distributions.helpers import open_unit as _unit
+from tests.distributions.helpers import reseeded as _reseeded
 from tests.ops.harness import Arg, Case, check_gradients, check_meta, params, three_way_tests
 
 S = (3, 4)
 N = 100_000
 
 
-def D(T):  # noqa: N802 - the library's distributions module
-    return T.distributions
-
-
 def _moments(d):
     return d.mean + d.variance + d.mode
-
-
-def _unit(u):
-    return 0.05 + 0.9 * u
 
 
 CASES = [
@@ -103,13 +98,6 @@ CASES = [
 test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
     CASES, name_differs=("kl_beta_uniform", "kl_uniform_beta", "beta_entropy_moments",
                          "student_t_entropy_moments", "fisher_snedecor_moments"))
-
-
-def _reseeded(make):
-    def fn(T, F, *params):
-        T.manual_seed(0)
-        return make(T, *params).rsample((5,))
-    return fn
 
 
 # Parameters that only scale or shift the noise (or, for Kumaraswamy, transform a uniform

@@ -11,6 +11,7 @@ import pytest
 import minitorch_meta as mt
 from minitorch_meta import distributions as dist
 from tests.devices import tensor_device
+from tests.distributions.helpers import reseeded as _reseeded
 from tests.ops.harness import Arg, Case, check_gradients, check_meta, params
 
 N = 100_000
@@ -128,14 +129,6 @@ def test_rsample_gradients_are_the_noise():
     assert loc.grad.tolist() == [3.0] * 4
     noise = (x.detach() - loc.detach()) / scale.detach()
     np.testing.assert_allclose(scale.grad.numpy(), noise.sum(0).numpy(), rtol=1e-6)
-
-
-def _reseeded(make):
-    """rsample with the noise fixed, so that finite differences see one function."""
-    def fn(T, F, *params):
-        T.manual_seed(0)
-        return make(T, *params).rsample((5,))
-    return fn
 
 
 RSAMPLE_CASES = [

@@ -11,18 +11,13 @@ import pytest
 import minitorch_meta as mt
 from minitorch_meta import distributions as dist
 from tests.devices import tensor_device
+from tests.distributions.helpers import D
+from tests.distributions.helpers import open_unit as _open_unit
+from tests.distributions.helpers import reseeded as _reseeded
 from tests.ops.harness import Arg, Case, check_gradients, check_meta, params, three_way_tests
 
 S = (3, 4)
 N = 100_000
-
-
-def D(T):  # noqa: N802 - the library's distributions module
-    return T.distributions
-
-
-def _open_unit(u):
-    return 0.05 + 0.9 * u
 
 
 def _moments(d):
@@ -131,13 +126,6 @@ CASES = [
 # PyTorch writes Pareto's infinite terms in place (IndexPutBackward0); we use masked_fill
 test_gradcheck, test_against_torch, test_meta_shapes = three_way_tests(
     CASES, name_differs=("kl_pareto",))
-
-
-def _reseeded(make):
-    def fn(T, F, *params):
-        T.manual_seed(0)
-        return make(T, *params).rsample((5,))
-    return fn
 
 
 RSAMPLE_CASES = [
