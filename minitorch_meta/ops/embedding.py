@@ -11,6 +11,7 @@ from .. import dtypes
 from . import shapes
 from .function import Function
 from .gather import index_bounds
+from .selection_graph import placed, zeroed
 
 _INDEX_DTYPES = {dtypes.int64: "Long", dtypes.int32: "Int"}
 # PyTorch's names of the other dtypes in its dtype error
@@ -81,14 +82,29 @@ class Embedding(Function):
         flat = self.flat
         gy = backend.reshape(gy, (flat.size, columns))
         if self.scale_grad_by_freq:
-            counts = backend.index_add((rows,), flat, backend.full((flat.size,), 1, dtype),
-                                       dtype)
-            gy = backend.binary("div", gy, backend.reshape(backend.getitem(counts, flat),
-                                                            (flat.size, 1)))
+            gy = backend.binary("div", gy, self._frequencies(backend, rows, dtype))
         gw = backend.index_add((rows, columns), flat, gy, dtype)
         if self.padding_idx is not None:
             backend.setitem(gw, self.padding_idx, 0)
         return gw, None
+
+    def backward_graph(self, grad):
+        (rows, columns), dtype = self.input_specs[0]
+        backend, flat = self.backend, self.flat
+        g = grad.reshape(flat.size, columns)
+        if self.scale_grad_by_freq:
+            g = g / self.constant(self._frequencies(backend, rows, dtype))
+        if self.padding_idx is not None:  # the padding row's picks give nothing
+            padding = backend.binary("eq", flat, flat.dtype.type(self.padding_idx))
+            g = zeroed(self, g, backend.reshape(padding, (flat.size, 1)))
+        return placed(self, g, flat, (rows, columns), dtype), None
+
+    def _frequencies(self, backend, rows: int, dtype):
+        """How often each pick's index appears among the indices, as a column
+        ``(picks, 1)`` of ``dtype``."""
+        flat = self.flat
+        counts = backend.index_add((rows,), flat, backend.full((flat.size,), 1, dtype), dtype)
+        return backend.reshape(backend.getitem(counts, flat), (flat.size, 1))
 
 
 def check_supported(max_norm, sparse: bool) -> None:

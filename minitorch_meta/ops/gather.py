@@ -14,6 +14,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .selection_graph import placed
 from .sorting import along_axis
 
 _INDEX_DTYPES = (dtypes.int64, dtypes.int32)
@@ -71,6 +72,12 @@ class IndexSelect(Function):
             return gy, None
         return backend.index_add(tuple(shape), self.selection, gy, dtype), None
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if not shape:
+            return grad, None
+        return placed(self, grad, self.selection, shape, dtype), None
+
 
 class Gather(Function):
     """``out[i][j][k] = input[i][index[i][j][k]][k]`` for ``dim=1`` (and so on): the
@@ -125,6 +132,11 @@ class Gather(Function):
         gx = backend.index_add(self.x_shape, self.picks, backend.reshape(gy, self.index_shape),
                                dtype)
         return backend.reshape(gx, tuple(shape)), None
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        gx = placed(self, grad.reshape(self.index_shape), self.picks, self.x_shape, dtype)
+        return gx.reshape(tuple(shape)), None
 
 
 def check_range(backend, op: str, index, size: int, axis: int) -> None:

@@ -20,7 +20,9 @@ from .. import dtypes
 from . import shapes
 from .function import Function
 from .gather import index_bounds
+from .graph_backward import reduce_to_input
 from .masked_select import expanded
+from .selection_graph import picked, written_mask, zeroed
 
 _INTEGER_INDEX = (dtypes.int64, dtypes.int32)
 
@@ -128,6 +130,18 @@ class IndexPut(Function):
             # (No index selects all of ``gy``: a copy, not ``gy[()]``, a scalar when 0-d.)
             picked = backend.getitem(gy, self.items) if self.items else backend.copy(gy)
             gvalues = backend.sum_to_shape(picked, tuple(self.input_specs[1][0]))
+        return (gx, gvalues) + (None,) * (len(self.needs_input_grad) - 2)
+
+    def backward_graph(self, grad):
+        gx = gvalues = None
+        if self.needs_input_grad[0]:
+            gx = grad
+            if not self.accumulate:
+                gx = zeroed(self, grad, written_mask(self.backend, tuple(grad.shape),
+                                                     self.items))
+        if self.needs_input_grad[1]:
+            read = picked(self, grad, self.items) if self.items else grad.clone()
+            gvalues = reduce_to_input(read, self.input_specs[1])
         return (gx, gvalues) + (None,) * (len(self.needs_input_grad) - 2)
 
 

@@ -15,7 +15,9 @@ from .. import dtypes
 from . import shapes
 from .function import Function
 from .gather import check_range, index_bounds
+from .graph_backward import reduce_to_input
 from .masked import fill_scalar
+from .selection_graph import kept, picked, written_mask, zeroed
 
 
 class IndexUpdate(Function):
@@ -84,6 +86,21 @@ class IndexUpdate(Function):
         backend.setitem(gx, self.selected, gy.dtype.type(0))
         return backend.reshape(gx, gy.shape)
 
+    def written(self):
+        """A bool array of the input's shape, True on the written slices."""
+        mask = written_mask(self.backend, self.x_shape, self.selected)
+        return self.backend.reshape(mask, tuple(self.input_specs[0][0]))
+
+    def zeroed_graph(self, grad):
+        """``zeroed`` as a recorded op (``backward_graph``)."""
+        return zeroed(self, grad, self.written())
+
+    def source_graph(self, grad):
+        """The written slices of ``grad``, in the index's order and ``source``'s shape,
+        as a recorded op: ``source``'s gradient (``backward_graph``)."""
+        read = picked(self, grad.reshape(self.x_shape), self.selected)
+        return read.reshape(tuple(self.input_specs[2][0]))
+
     def source_shape(self) -> tuple:
         """The input's shape with the index's length at ``dim``."""
         return tuple(self.count if d == self.axis else s for d, s in enumerate(self.x_shape))
@@ -124,6 +141,14 @@ class IndexAdd(IndexUpdate):
                 gsource = backend.binary("mul", gsource, self.scale)
             gsource = backend.reshape(gsource, tuple(self.input_specs[2][0]))
         return (gy if self.needs_input_grad[0] else None), None, gsource
+
+    def backward_graph(self, grad):
+        gsource = None
+        if self.needs_input_grad[2]:
+            gsource = self.source_graph(grad)
+            if self.alpha != 1:
+                gsource = gsource * self.alpha
+        return (grad if self.needs_input_grad[0] else None), None, gsource
 
 
 class IndexCopy(IndexUpdate):
@@ -167,6 +192,11 @@ class IndexCopy(IndexUpdate):
         if self.needs_input_grad[2]:
             gsource = backend.getitem(backend.reshape(gy, self.x_shape), self.selected)
             gsource = backend.reshape(gsource, tuple(self.input_specs[2][0]))
+        return gx, None, gsource
+
+    def backward_graph(self, grad):
+        gx = self.zeroed_graph(grad) if self.needs_input_grad[0] else None
+        gsource = self.source_graph(grad) if self.needs_input_grad[2] else None
         return gx, None, gsource
 
 
@@ -227,9 +257,16 @@ class IndexFill(IndexUpdate):
         gvalue = None
         if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
             # Each filled element once, however often the index lists its slice.
-            filled = backend.full(self.x_shape, False, dtypes.bool_)
-            backend.setitem(filled, self.selected, True)
+            filled = written_mask(backend, self.x_shape, self.selected)
             picked = backend.where(filled, backend.reshape(gy, self.x_shape), gy.dtype.type(0))
             gvalue = backend.asarray(backend.sum(picked, None, False), None)
             gvalue = backend.astype(gvalue, self.input_specs[2][1])
+        return gx, None, gvalue
+
+    def backward_graph(self, grad):
+        gx = self.zeroed_graph(grad) if self.needs_input_grad[0] else None
+        gvalue = None
+        if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
+            gvalue = reduce_to_input(kept(self, grad, self.written()).sum(),
+                                     self.input_specs[2])
         return gx, None, gvalue

@@ -14,6 +14,7 @@ from .. import dtypes
 from . import shapes
 from .elementwise import _bound_scalar, _reduce
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 class MaskedFill(Function):
@@ -79,6 +80,16 @@ class MaskedFill(Function):
             total = backend.asarray(backend.sum(backend.where(self.mask, gy, zero), None, False),
                                     None)
             gv = _reduce(backend, total, self.input_specs[2])
+        return gx, None, gv
+
+    def backward_graph(self, grad):
+        mask = self.constant(self.mask)
+        gx = gv = None
+        if self.needs_input_grad[0]:
+            gx = reduce_to_input(MaskedFill(fill=0)(grad, mask), self.input_specs[0])
+        if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
+            unmasked = self.constant(self.backend.unary("logical_not", self.mask))
+            gv = reduce_to_input(MaskedFill(fill=0)(grad, unmasked).sum(), self.input_specs[2])
         return gx, None, gv
 
 

@@ -20,6 +20,8 @@ from .. import dtypes
 from ..errors import DataDependentShapeError
 from . import shapes
 from .function import Function
+from .graph_backward import reduce_to_input
+from .selection_graph import picked, placed, zeroed
 
 
 def mask_broadcast(op: str, x, mask) -> tuple:
@@ -96,6 +98,11 @@ class MaskedSelect(Function):
         backend.setitem(gx, self.mask, gy)
         return backend.sum_to_shape(gx, tuple(shape)), None
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        return reduce_to_input(placed(self, grad, self.mask, self.shape, dtype),
+                               self.input_specs[0]), None
+
 
 class MaskedScatter(Function):
     """The input (broadcast with ``mask``) with the elements where ``mask`` is True
@@ -153,4 +160,15 @@ class MaskedScatter(Function):
             gsource = backend.full((self.source_size,), 0, dtype)
             backend.setitem(gsource, slice(0, self.count), backend.getitem(gy, self.mask))
             gsource = backend.reshape(gsource, tuple(shape))
+        return gx, None, gsource
+
+    def backward_graph(self, grad):
+        gx = gsource = None
+        if self.needs_input_grad[0]:
+            gx = reduce_to_input(zeroed(self, grad, self.mask), self.input_specs[0])
+        if self.needs_input_grad[2]:
+            shape, dtype = self.input_specs[2]
+            read = placed(self, picked(self, grad, self.mask), slice(0, self.count),
+                          (self.source_size,), dtype)
+            gsource = read.reshape(tuple(shape))
         return gx, None, gsource

@@ -20,6 +20,7 @@ from . import shapes
 from .function import Function
 from .gather import check_range
 from .masked import fill_scalar
+from .selection_graph import picked, placed, written_mask, zeroed
 from .sorting import along_axis
 
 INDEX_DTYPES = (dtypes.int64, dtypes.int32)
@@ -124,6 +125,20 @@ class Scatter(Function):
             gsrc = backend.full(self.src_shape, 0, dtype)
             backend.setitem(gsrc, self._block(), backend.getitem(shaped, self.picks))
             gsrc = backend.reshape(gsrc, tuple(src_shape))
+        return gx, None, gsrc
+
+    def backward_graph(self, grad):
+        gx = gsrc = None
+        if self.needs_input_grad[0]:
+            gx = grad
+            if not self.add:
+                written = written_mask(self.backend, self.x_shape, self.picks)
+                gx = zeroed(self, grad, self.backend.reshape(written, tuple(grad.shape)))
+        if len(self.needs_input_grad) > 2 and self.needs_input_grad[2]:
+            src_shape, dtype = self.input_specs[2]
+            read = picked(self, grad.reshape(self.x_shape), self.picks)
+            gsrc = placed(self, read, self._block(), self.src_shape, dtype)
+            gsrc = gsrc.reshape(tuple(src_shape))
         return gx, None, gsrc
 
     def _block(self) -> tuple:

@@ -17,6 +17,7 @@ from .. import dtypes
 from . import shapes
 from .function import Function
 from .gather import index_bounds
+from .selection_graph import picked, placed, written_mask, zeroed
 
 
 def flat_positions(backend, op: str, index, numel: int):
@@ -84,6 +85,11 @@ class Take(Function):
                                backend.reshape(gy, (gy.size,)), dtype)
         return backend.reshape(gx, tuple(shape)), None
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        gx = placed(self, grad.reshape(-1), (self.positions,), (self.numel,), dtype)
+        return gx.reshape(tuple(shape)), None
+
 
 class Put(Function):
     """The input with ``source``'s elements (read flat, in C order) written at the flat
@@ -149,4 +155,16 @@ class Put(Function):
             # position written twice gives both writes its gradient).
             gsource = backend.reshape(backend.getitem(flat, self.positions),
                                       tuple(self.input_specs[2][0]))
+        return gx, None, gsource
+
+    def backward_graph(self, grad):
+        gx = gsource = None
+        flat = grad.reshape(-1)
+        if self.needs_input_grad[0]:
+            gx = grad
+            if not self.accumulate:
+                written = written_mask(self.backend, (self.numel,), self.positions)
+                gx = zeroed(self, flat, written).reshape(tuple(grad.shape))
+        if self.needs_input_grad[2]:
+            gsource = picked(self, flat, self.positions).reshape(tuple(self.input_specs[2][0]))
         return gx, None, gsource

@@ -1,0 +1,182 @@
+"""Gradients of gradients through the ops that select or move elements (their
+``backward_graph``): gather and index_select, embedding, masked ops, scatter, index
+updates, index_put, take/put, the extrema and order statistics, and the layout ops. Each
+case compares, in float64, the first-order gradient made with ``create_graph=True`` and
+the gradient of its squared sum with PyTorch's; a few Hessian-vector products are checked
+against finite differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch_meta as mt
+from tests.autograd.second_order import assert_hvp_matches_finite_differences
+
+
+def _f(lib):
+    return lib.nn.functional
+
+
+def _on(lib, device, values, dtype=None):
+    """A constant tensor (indices, a mask, a weight) on the case's device."""
+    kwargs = {"device": device} if lib is mt else {}
+    return lib.tensor(values, dtype=dtype, **kwargs)
+
+
+def _long(lib, device, values):
+    return _on(lib, device, values, lib.int64)
+
+
+def _mask(lib, device, values):
+    return _on(lib, device, values, lib.bool)
+
+
+def _weights(lib, device, *shape):
+    """A constant that tells the elements apart, so that a wrong layout shows."""
+    return _on(lib, device, np.arange(1, math.prod(shape) + 1).reshape(shape) / 10, lib.float64)
+
+
+def _cube(t, lib, device):
+    """A weighted sum of cubes: its gradient depends on ``t``, and tells positions apart."""
+    return (t ** 3 * _weights(lib, device, *t.shape)).sum()
+
+
+_MASK = [[True, False, True, False], [False, False, True, True], [True, True, False, False]]
+
+# name -> (f(lib, device, *inputs) -> scalar, input shapes)
+CASES = {
+    # -- indexing ------------------------------------------------------------------------
+    "gather": (lambda L, d, x: _cube(L.gather(x, 1, _long(L, d, [[0, 0, 3], [2, 1, 2],
+                                                                     [3, 3, 3]])), L, d)
+               + _cube(x.gather(0, _long(L, d, [[2, 0], [2, 2]])), L, d)
+               + _cube(L.gather(x, -1, _long(L, d, [[1], [0], [2]])), L, d), [(3, 4)]),
+    "index_select": (lambda L, d, x, s: _cube(L.index_select(x, 1, _long(L, d, [3, 0, 3])), L, d)
+                     + _cube(x.index_select(0, _long(L, d, [2, 2])), L, d)
+                     + _cube(L.index_select(s, 0, _long(L, d, [0])), L, d),
+                     [(3, 4), ()]),
+    "embedding": (lambda L, d, w: _cube(_f(L).embedding(_long(L, d, [[0, 2, 2], [4, 1, 2]]), w),
+                                        L, d)
+                  + _cube(_f(L).embedding(_long(L, d, [3, 1, 1, 0]), w, padding_idx=1), L, d)
+                  + _cube(_f(L).embedding(_long(L, d, [[2, 2, 3], [0, 2, 1]]), w,
+                                          padding_idx=-5), L, d),
+                  [(5, 3)]),
+    "masked_fill": (lambda L, d, x, v: _cube(x.masked_fill(_mask(L, d, _MASK), 0.5), L, d)
+                    + _cube(L.masked_fill(x, _mask(L, d, [True, False, False, True]), v), L, d)
+                    + _cube(x[0].masked_fill(_mask(L, d, _MASK), v * 2), L, d),
+                    [(3, 4), ()]),
+    "masked_select_scatter": (
+        lambda L, d, x, s: _cube(x.masked_select(_mask(L, d, _MASK)), L, d)
+        + _cube(L.masked_select(x[1], _mask(L, d, _MASK)), L, d)
+        + _cube(x.masked_scatter(_mask(L, d, _MASK), s), L, d)
+        + _cube(x[0].masked_scatter(_mask(L, d, [[True], [False], [True]]), s), L, d),
+        [(3, 4), (3, 3)]),
+    "scatter": (lambda L, d, x, s, a: _cube(x.scatter(1, _long(L, d, [[0, 2], [3, 1], [1, 0]]),
+                                                      s), L, d)
+                + _cube(L.scatter_add(x, 0, _long(L, d, [[2, 0, 2], [2, 1, 0]]), a), L, d)
+                + _cube(x.scatter(1, _long(L, d, [[1], [0], [3]]), 0.25), L, d),
+                [(3, 4), (3, 2), (2, 3)]),
+    "index_updates": (
+        lambda L, d, x, s, v: _cube(x.index_add(0, _long(L, d, [2, 0, 2]), s, alpha=-1.5), L, d)
+        + _cube(L.index_copy(x, 0, _long(L, d, [1, 2, 0]), s), L, d)
+        + _cube(x.index_fill(1, _long(L, d, [3, 0, -1]), 0.5), L, d)
+        + _cube(x.index_fill(1, _long(L, d, [1]), v), L, d),
+        [(3, 4), (3, 4), ()]),
+    "index_put": (
+        lambda L, d, x, v, w: _cube(L.index_put(x, (_long(L, d, [0, 2, -1]),
+                                                    _long(L, d, [1, 3, 1])), v), L, d)
+        + _cube(x.index_put((_long(L, d, [2, 0, 2]),), w, accumulate=True), L, d)
+        + _cube(x.index_put((_mask(L, d, _MASK),), v[:1]), L, d)
+        + _cube(x.index_put((_mask(L, d, [True, False, True]), _long(L, d, [1, 0])), v[1:]),
+                L, d),
+        [(3, 4), (3,), (4,)]),
+    "take_put": (
+        lambda L, d, x, s: _cube(L.take(x, _long(L, d, [[0, 11], [-1, 5]])), L, d)
+        + _cube(x.put(_long(L, d, [1, -1, 6]), s), L, d)
+        + _cube(x.put(_long(L, d, [1, 1, 6]), s, accumulate=True), L, d),
+        [(3, 4), (3,)]),
+}
+
+# Checked against finite differences only: PyTorch's double backward of scatter and
+# scatter_add fails when the index is smaller than src (it returns src's gradient in the
+# index's shape).
+FD_CASES = {
+    "scatter_index_smaller_than_src": (
+        lambda L, d, x, s: _cube(x.scatter(1, _long(L, d, [[0, 2], [3, 1], [1, 0]]), s), L, d)
+        + _cube(L.scatter_add(x, 0, _long(L, d, [[2, 0], [2, 1]]), s), L, d),
+        [(3, 4), (3, 3)]),
+}
+
+
+def _run(lib, device, fn, arrays):
+    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
+    kwargs = {"device": device} if lib is mt else {}
+    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
+    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
+    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
+    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
+
+
+def _arrays(name, shapes):
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return [rng.standard_normal(shape) for shape in shapes]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_second_order_gradients_equal_pytorchs(name, device):
+    fn, shapes = CASES[name]
+    arrays = _arrays(name, shapes)
+    ours = _run(mt, device, fn, arrays)
+    theirs = _run(torch, None, fn, arrays)
+    for our_list, their_list in zip(ours, theirs):
+        for a, b in zip(our_list, their_list):
+            np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", ["gather", "embedding", "scatter", "index_put"]
+                         + list(FD_CASES))
+def test_hessian_vector_products_match_finite_differences(name):
+    """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
+    independent of PyTorch."""
+    fn, shapes = {**CASES, **FD_CASES}[name]
+    arrays = _arrays(name, shapes)
+    directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
+
+    assert_hvp_matches_finite_differences(fn, arrays, directions, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(CASES) + list(FD_CASES))
+def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
+    """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
+    fn, shapes = {**CASES, **FD_CASES}[name]
+    arrays = _arrays(name, shapes)
+    results = []
+    for create_graph in (False, True):
+        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
+        results.append([g.detach().numpy() for g in grads])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+def test_embedding_scaled_by_frequency_differentiates_the_gradient_it_computed(device):
+    """With ``scale_grad_by_freq`` the weight's gradient is linear in the output's gradient
+    ``u`` (each pick divided by its index's count); differentiating it by ``u`` (the
+    double-vjp) gives that map's adjoint, scaled alike. (PyTorch's double backward drops the
+    scaling there: see docs/differences.md.)"""
+    indices = mt.tensor([[2, 2, 3], [0, 2, 1]], device=device)
+    w = mt.randn(5, 3, dtype=mt.float64, device=device, requires_grad=True)
+    u = mt.randn(2, 3, 3, dtype=mt.float64, device=device, requires_grad=True)
+    out = _f(mt).embedding(indices, w, padding_idx=1, scale_grad_by_freq=True)
+    (gw,) = mt.autograd.grad(out, w, grad_outputs=u, create_graph=True)
+    v = mt.randn(5, 3, dtype=mt.float64, device=device)
+    (adjoint,) = mt.autograd.grad(gw, u, grad_outputs=v)
+    counts = np.array([1.0, 1.0, 3.0, 1.0, 1.0])  # of each row among the indices
+    flat = indices.cpu().numpy().reshape(-1)
+    expected = v.cpu().numpy()[flat] / counts[flat, None] * (flat != 1)[:, None]
+    np.testing.assert_allclose(adjoint.cpu().numpy(), expected.reshape(2, 3, 3), rtol=1e-12)
+    (again,) = mt.autograd.grad(out, w, grad_outputs=u.detach())
+    np.testing.assert_allclose(gw.detach().cpu().numpy(), again.cpu().numpy(), rtol=1e-12)
