@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .selection_graph import placed
 from .sorting import along_axis
 
 
@@ -65,6 +66,13 @@ class Cummax(Function):
             return (gy,)
         return (backend.index_add(tuple(shape), along_axis(backend, self.index, self.axis), gy,
                                   dtype),)
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if not shape:
+            return (grad,)
+        return (placed(self, grad, along_axis(self.backend, self.index, self.axis), shape,
+                       dtype),)
 
 
 class Cummin(Cummax):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .selection_graph import placed
 from .sorting import along_axis
 
 
@@ -101,6 +102,11 @@ class ValueSelection(Function):
         # one index per slice: a plain write is exact (no repeated positions)
         backend.setitem(gx, self.picks, backend.reshape(gy, self.picks[self.axis].shape))
         return (backend.reshape(gx, tuple(shape)),)
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        g = grad.reshape(tuple(self.picks[self.axis].shape))
+        return (placed(self, g, self.picks, tuple(shape) or (1,), dtype).reshape(tuple(shape)),)
 
 
 def _reduced(shape, axis: int, keepdim: bool) -> tuple:
@@ -292,14 +298,23 @@ class MedianAll(Function):
         return out
 
     def backward(self, backend, gy):
+        ties, count = self._ties(backend, dtypes.from_numpy(gy.dtype))
+        return (backend.binary("mul", ties, backend.binary("div", gy, count)),)
+
+    def backward_graph(self, grad):
+        ties, count = self._ties(self.backend, grad._dtype)
+        return (self.constant(ties) * (grad / self.constant(count)),)
+
+    def _ties(self, backend, dtype) -> tuple:
+        """The elements equal to the median (NaN counting as equal to a NaN median), and
+        how many there are, in ``dtype``: the coefficients of the gradient."""
         x, out = self.x, self.out
         ties = backend.binary("eq", x, out)
         if x.dtype.kind == "f":  # a NaN median is shared by the NaNs
             both_nan = backend.binary("logical_and", backend.unary("isnan", x),
                                       backend.unary("isnan", out))
             ties = backend.binary("logical_or", ties, both_nan)
-        count = backend.astype(backend.sum(ties, None, False), dtypes.from_numpy(gy.dtype))
-        return (backend.binary("mul", ties, backend.binary("div", gy, count)),)
+        return ties, backend.astype(backend.sum(ties, None, False), dtype)
 
 
 class NanmedianAll(MedianAll):

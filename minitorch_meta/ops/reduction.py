@@ -170,6 +170,12 @@ class MaxAll(Function):
         share = backend.binary("div", gy, backend.astype(ties, _dtype_of(gy)))
         return (backend.binary("mul", mask, share),)
 
+    def backward_graph(self, grad):
+        backend = self.backend
+        mask = backend.binary("eq", self.x, self.out)  # the ties, constants of the input
+        ties = backend.astype(backend.sum(mask, None, False), grad._dtype)
+        return (self.constant(mask) * (grad / self.constant(ties)),)
+
 
 class MaxDim(Function):
     """Maximum values and their indices along ``dim``.
@@ -198,13 +204,22 @@ class MaxDim(Function):
         return values, index
 
     def backward(self, backend, gy):
-        shape, dtype = self.input_specs[0]
+        dtype = self.input_specs[0][1]
+        gy = backend.reshape(gy, self.index.shape)
+        return (backend.astype(backend.binary("mul", self._chosen(backend), gy), dtype),)
+
+    def backward_graph(self, grad):
+        chosen = self.constant(self._chosen(self.backend))
+        return (chosen * grad.reshape(tuple(self.index.shape)),)
+
+    def _chosen(self, backend):
+        """A bool array of the input's shape, True at each slice's chosen index (one-hot
+        along the axis)."""
+        shape = self.input_specs[0][0]
         kept = [1] * len(shape)
         kept[self.axis] = shape[self.axis]
         positions = backend.reshape(backend.arange(0, shape[self.axis], 1, dtypes.int64), kept)
-        chosen = backend.binary("eq", positions, self.index)  # one-hot along the axis
-        gy = backend.reshape(gy, self.index.shape)
-        return (backend.astype(backend.binary("mul", chosen, gy), dtype),)
+        return backend.binary("eq", positions, self.index)
 
 
 class Amax(Function):
@@ -254,6 +269,13 @@ class Amax(Function):
         share = backend.binary("div", backend.reshape(gy, self.kept.shape),
                                backend.astype(count, _dtype_of(gy)))
         return (backend.binary("mul", ties, share),)
+
+    def backward_graph(self, grad):
+        backend = self.backend
+        ties = backend.binary("eq", self.x, self.kept)  # constants of the input
+        count = backend.astype(backend.sum(ties, self.axes, True), grad._dtype)
+        share = grad.reshape(tuple(self.kept.shape)) / self.constant(count)
+        return (self.constant(ties) * share,)
 
 
 class Amin(Amax):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .selection_graph import placed
 
 
 class Sort(Function):
@@ -61,6 +62,12 @@ class Sort(Function):
         gx = backend.full(tuple(shape), 0, dtype)
         backend.setitem(gx, self.index, gy)
         return (gx,)
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if not shape:
+            return (grad,)
+        return (placed(self, grad, self.index, shape, dtype),)
 
 
 class Topk(Sort):

@@ -98,7 +98,26 @@ CASES = {
         + _cube(x.put(_long(L, d, [1, -1, 6]), s), L, d)
         + _cube(x.put(_long(L, d, [1, 1, 6]), s, accumulate=True), L, d),
         [(3, 4), (3,)]),
+    # -- extrema and order statistics (``cat([x, x])`` makes ties, which share the gradient)
+    "max_min_amax": (
+        lambda L, d, x: L.cat([x, x], 1).max() ** 3 + _cube(L.cat([x, x], 0).amax(0), L, d)
+        + _cube(x.amin((0, 1), keepdim=True), L, d) + _cube(x.max(1).values, L, d)
+        + _cube(L.min(x, 0, keepdim=True)[0], L, d) + _cube(L.amax(x, -1, True), L, d)
+        + L.cat([x, x]).min() ** 3, [(3, 4)]),
+    "sort_topk": (lambda L, d, x, s: _cube(x.sort(1).values, L, d)
+                  + _cube(L.sort(x, dim=0, descending=True, stable=True)[0], L, d)
+                  + _cube(x.topk(2, 1).values, L, d)
+                  + _cube(L.topk(x, 2, 0, largest=False)[0], L, d) + s.sort()[0] ** 3,
+                  [(3, 4), ()]),
+    "order_statistics": (lambda L, d, x: _cube(x.kthvalue(2, 1).values, L, d)
+                         + _cube(L.median(x, 0)[0], L, d)
+                         + _cube(L.nanmedian(x, 1, keepdim=True)[0], L, d)
+                         + _cube(x.mode(1).values, L, d) + L.cat([x, x]).median() ** 3
+                         + L.cat([x, x]).nanmedian() ** 3, [(3, 4)]),
+    "cummax_cummin": (lambda L, d, x: _cube(x.cummax(1).values, L, d)
+                      + _cube(L.cummin(x, 0)[0], L, d), [(3, 4)]),
 }
+
 
 # Checked against finite differences only: PyTorch's double backward of scatter and
 # scatter_add fails when the index is smaller than src (it returns src's gradient in the
@@ -136,7 +155,8 @@ def test_second_order_gradients_equal_pytorchs(name, device):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
 
 
-@pytest.mark.parametrize("name", ["gather", "embedding", "scatter", "index_put"]
+@pytest.mark.parametrize("name", ["gather", "embedding", "scatter", "index_put",
+                                  "max_min_amax", "sort_topk", "cummax_cummin"]
                          + list(FD_CASES))
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
