@@ -59,3 +59,7 @@ class ChannelShuffle(Function):
 
     def backward(self, backend, gy):
         return (shuffle_channels(backend, gy, gy.shape[1] // self.groups),)
+
+    def backward_graph(self, grad):
+        # the inverse shuffle: as many groups as forward's groups had channels
+        return (ChannelShuffle(groups=grad.shape[1] // self.groups)(grad),)

@@ -11,6 +11,7 @@ from .. import dtypes
 from . import shapes
 from .diagonal_view import diagonal_length
 from .function import Function
+from .selection_graph import picked, placed
 
 
 class Diag(Function):
@@ -66,6 +67,13 @@ class Diag(Function):
             return (backend.getitem(gy, index),)
         return (place(backend, shape, index, gy),)
 
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        index = diagonal_index(self.backend, self.length, self.diagonal)
+        if len(shape) == 1:
+            return (picked(self, grad, index),)
+        return (placed(self, grad, index, shape, dtype),)
+
 
 class Trace(Function):
     """The sum of a matrix's main diagonal; integers sum to int64, as ``sum`` does.
@@ -100,6 +108,11 @@ class Trace(Function):
     def backward(self, backend, gy):
         shape = tuple(self.input_specs[0][0])
         return (place(backend, shape, diagonal_index(backend, self.length, 0), gy),)
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        index = diagonal_index(self.backend, self.length, 0)
+        return (placed(self, grad.expand(self.length), index, shape, dtype),)
 
 
 def diagonal_index(backend, length: int, offset: int) -> tuple:

@@ -83,6 +83,13 @@ class Diagonal(Function):
         backend.setitem(diagonal_view(backend, gx, self.offset, *self.axes), Ellipsis, gy)
         return (gx,)
 
+    def backward_graph(self, grad):
+        from .view_scatter import DiagonalScatter  # it imports this module
+
+        shape, dtype = self.input_specs[0]
+        zeros = self.constant(self.backend.full(tuple(shape), 0, dtype))
+        return (DiagonalScatter(offset=self.offset, dim1=self.dim1, dim2=self.dim2)(zeros, grad),)
+
 
 class DiagEmbed(Function):
     """Zero matrices over the new dims ``dim1`` and ``dim2`` whose ``offset``-th diagonal
@@ -118,3 +125,6 @@ class DiagEmbed(Function):
 
     def backward(self, backend, gy):
         return (backend.copy(diagonal_view(backend, gy, self.offset, *self.axes)),)
+
+    def backward_graph(self, grad):
+        return (Diagonal(offset=self.offset, dim1=self.dim1, dim2=self.dim2)(grad),)

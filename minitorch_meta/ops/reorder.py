@@ -90,6 +90,9 @@ class Roll(Function):
     def backward(self, backend, gy):
         return (self._roll(backend, gy, -1),)
 
+    def backward_graph(self, grad):
+        return (Roll(shifts=tuple(-s for s in self.shifts), dims=self.dims)(grad),)
+
     def _roll(self, backend, a, sign: int):
         if not self.axes:
             flat = backend.reshape(a, (a.size,))
@@ -161,6 +164,12 @@ class Repeat(Function):
         copies = tuple(range(0, len(self.paired), 2))
         g = backend.sum(backend.reshape(gy, self.paired), copies, False)
         return (backend.reshape(g, shape),)
+
+    def backward_graph(self, grad):
+        if not self.repeats:
+            return (grad,)
+        copies = tuple(range(0, len(self.paired), 2))
+        return (grad.reshape(self.paired).sum(copies).reshape(tuple(self.input_specs[0][0])),)
 
 
 def int_tuple(op: str, name: str, value, single: bool = True) -> tuple:

@@ -51,6 +51,9 @@ class Rot90(Function):
     def backward(self, backend, gy):
         return (turn(backend, gy, -self.k, self.axes),)
 
+    def backward_graph(self, grad):
+        return (Rot90(k=-self.k, dims=self.axes)(grad),)
+
 
 def turn(backend, a, k: int, axes: tuple):
     """A copy of ``a`` turned ``k`` quarter turns from ``axes[0]`` toward ``axes[1]``."""

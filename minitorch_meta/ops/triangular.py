@@ -42,6 +42,9 @@ class Tril(Function):
     def backward(self, backend, gy):
         return (backend.where(self._kept(backend, gy.shape), gy, gy.dtype.type(0)),)
 
+    def backward_graph(self, grad):
+        return (type(self)(diagonal=self.diagonal)(grad),)  # it keeps what forward kept
+
     def _kept(self, backend, shape):
         """A bool (H, W) mask, True at the elements the triangle keeps."""
         rows, cols = shape[-2:]

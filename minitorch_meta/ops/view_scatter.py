@@ -10,8 +10,9 @@ is the region of ``grad``.
 from __future__ import annotations
 
 from . import shapes
-from .diagonal_view import diagonal_axes, diagonal_shape, diagonal_view
+from .diagonal_view import Diagonal, diagonal_axes, diagonal_shape, diagonal_view
 from .function import Function
+from .layout import GetItem
 from .views import Select
 
 
@@ -56,6 +57,19 @@ class ViewScatter(Function):
             gsrc = backend.astype(backend.copy(self.region(backend, gy)), self.input_specs[1][1])
         return gx, gsrc
 
+    def backward_graph(self, grad):
+        gx = gsrc = None
+        if self.needs_input_grad[0]:  # zeros written over the region
+            zeros = self.backend.full(tuple(self.input_specs[1][0]), 0, grad._dtype)
+            gx = type(self)(**self._hyper)(grad, self.constant(zeros))
+        if self.needs_input_grad[1]:
+            gsrc = self.region_graph(grad).to(self.input_specs[1][1])
+        return gx, gsrc
+
+    def region_graph(self, tensor):
+        """The region of ``tensor``, as a recorded view (``backward_graph``)."""
+        raise NotImplementedError
+
 
 class DiagonalScatter(ViewScatter):
     """The input with ``src`` written over its ``diagonal(offset, dim1, dim2)``."""
@@ -70,6 +84,9 @@ class DiagonalScatter(ViewScatter):
 
     def region(self, backend, a):
         return diagonal_view(backend, a, self.offset, *self.axes)
+
+    def region_graph(self, tensor):
+        return Diagonal(offset=self.offset, dim1=self.dim1, dim2=self.dim2)(tensor)
 
 
 class SelectScatter(ViewScatter):
@@ -90,6 +107,9 @@ class SelectScatter(ViewScatter):
 
     def region(self, backend, a):
         return backend.getitem(a, self.selection)
+
+    def region_graph(self, tensor):
+        return Select(self.dim, self.position)(tensor)
 
 
 class SliceScatter(ViewScatter):
@@ -117,3 +137,6 @@ class SliceScatter(ViewScatter):
 
     def region(self, backend, a):
         return backend.getitem(a, self.index)
+
+    def region_graph(self, tensor):
+        return GetItem(self.index, self.index)(tensor)

@@ -116,6 +116,27 @@ CASES = {
                          + L.cat([x, x]).nanmedian() ** 3, [(3, 4)]),
     "cummax_cummin": (lambda L, d, x: _cube(x.cummax(1).values, L, d)
                       + _cube(L.cummin(x, 0)[0], L, d), [(3, 4)]),
+    # -- layout ----------------------------------------------------------------------------
+    "diag_trace": (lambda L, d, x, v: _cube(L.diag(x), L, d) + _cube(x.diag(1), L, d)
+                   + _cube(L.diag(v, -1), L, d) + L.trace(x) ** 3 + (x[:, :3] ** 2).trace() ** 2,
+                   [(3, 4), (3,)]),
+    "diagonal_diag_embed": (lambda L, d, x: _cube(x.diagonal(1, 1, 2), L, d)
+                            + _cube(L.diagonal(x, -1, 2, 0), L, d)
+                            + _cube(L.diag_embed(x, 1, 0, 2), L, d)
+                            + _cube(x.diag_embed(), L, d), [(2, 3, 4)]),
+    "tril_triu": (lambda L, d, x: _cube(x.tril(), L, d) + _cube(L.triu(x, 1), L, d)
+                  + _cube(L.tril(x, -1), L, d) + _cube(x.triu(-2), L, d), [(2, 3, 4)]),
+    "roll_rot90_repeat": (lambda L, d, x: _cube(x.roll(1, 0), L, d)
+                          + _cube(L.roll(x, (2, -1), (2, 1)), L, d) + _cube(x.roll(5), L, d)
+                          + _cube(x.rot90(1, (1, 2)), L, d) + _cube(L.rot90(x, -3, (2, 0)), L, d)
+                          + _cube(x.rot90(2), L, d) + _cube(x.repeat(2, 1, 3), L, d)
+                          + _cube(x[0].repeat(2, 1, 1), L, d), [(2, 3, 4)]),
+    "channel_shuffle": (lambda L, d, x: _cube(_f(L).channel_shuffle(x, 3), L, d)
+                        + _cube(_f(L).channel_shuffle(x, 2), L, d), [(2, 6, 2)]),
+    "view_scatters": (lambda L, d, x, s, r, c: _cube(L.diagonal_scatter(x, s, 1), L, d)
+                      + _cube(x.select_scatter(r, 0, 1), L, d)
+                      + _cube(L.slice_scatter(x, c, 1, 1, 4, 2), L, d), [(3, 4), (3,), (4,),
+                                                                         (3, 2)]),
 }
 
 
@@ -156,7 +177,8 @@ def test_second_order_gradients_equal_pytorchs(name, device):
 
 
 @pytest.mark.parametrize("name", ["gather", "embedding", "scatter", "index_put",
-                                  "max_min_amax", "sort_topk", "cummax_cummin"]
+                                  "max_min_amax", "sort_topk", "cummax_cummin", "diag_trace",
+                                  "diagonal_diag_embed", "view_scatters"]
                          + list(FD_CASES))
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
@@ -200,3 +222,19 @@ def test_embedding_scaled_by_frequency_differentiates_the_gradient_it_computed(d
     np.testing.assert_allclose(adjoint.cpu().numpy(), expected.reshape(2, 3, 3), rtol=1e-12)
     (again,) = mt.autograd.grad(out, w, grad_outputs=u.detach())
     np.testing.assert_allclose(gw.detach().cpu().numpy(), again.cpu().numpy(), rtol=1e-12)
+
+
+# masked_select's length and index_put's mask counts depend on values: not on meta
+_META_CASES = [name for name in CASES if name not in ("masked_select_scatter", "index_put")]
+
+
+@pytest.mark.parametrize("name", _META_CASES)
+def test_on_meta_second_order_gradients_have_the_inputs_shapes(name):
+    fn, shapes = CASES[name]
+    xs = [mt.empty(*shape, dtype=mt.float64, device="meta", requires_grad=True)
+          for shape in shapes]
+    grads = mt.autograd.grad(fn(mt, "meta", *xs), xs, create_graph=True)
+    second = mt.autograd.grad(sum((g * g).sum() for g in grads), xs)
+    for x, g, h in zip(xs, grads, second):
+        assert tuple(g.shape) == tuple(h.shape) == tuple(x.shape)
+        assert h.device.type == "meta"
