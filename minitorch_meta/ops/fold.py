@@ -12,6 +12,7 @@ from .. import dtypes
 from . import shapes
 from .avg_pooling import _require_dtype
 from .function import Function
+from .linear_gradient import linear_backward_graph
 from .shapes import ShapeRuntimeError
 
 # What PyTorch unfolds and folds (integers are refused with NotImplementedError).
@@ -111,6 +112,9 @@ class Unfold(Function):
         gx = backend.fold(batched, shape[-2:], *self.geometry)
         return (backend.reshape(gx, shape) if len(shape) == 3 else gx,)
 
+    # linear in the input, with coefficients fixed by the geometry: any order works
+    backward_graph = linear_backward_graph
+
 
 class Fold(Function):
     """Columns of sliding blocks added into an image of ``output_size`` (PyTorch's
@@ -176,3 +180,5 @@ class Fold(Function):
         batched = gy if gy.ndim == 4 else backend.reshape(gy, (1,) + tuple(gy.shape))
         g = backend.unfold(batched, *self.geometry)
         return (g if gy.ndim == 4 else backend.reshape(g, tuple(g.shape[1:])),)
+
+    backward_graph = linear_backward_graph  # linear in the input, as ``Unfold``

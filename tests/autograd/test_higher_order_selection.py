@@ -137,6 +137,12 @@ CASES = {
                       + _cube(x.select_scatter(r, 0, 1), L, d)
                       + _cube(L.slice_scatter(x, c, 1, 1, 4, 2), L, d), [(3, 4), (3,), (4,),
                                                                          (3, 2)]),
+    "fold_unfold": (lambda L, d, x, c: _cube(_f(L).unfold(x, 2, dilation=(1, 2), padding=1,
+                                                          stride=(2, 1)), L, d)
+                    + _cube(_f(L).unfold(x[0], (2, 3)), L, d)
+                    + _cube(_f(L).fold(c, (3, 4), 2), L, d)
+                    + _cube(_f(L).fold(c[0], (4, 4), 2, stride=(2, 1)), L, d),
+                    [(2, 2, 3, 4), (2, 8, 6)]),
 }
 
 
@@ -178,7 +184,7 @@ def test_second_order_gradients_equal_pytorchs(name, device):
 
 @pytest.mark.parametrize("name", ["gather", "embedding", "scatter", "index_put",
                                   "max_min_amax", "sort_topk", "cummax_cummin", "diag_trace",
-                                  "diagonal_diag_embed", "view_scatters"]
+                                  "diagonal_diag_embed", "view_scatters", "fold_unfold"]
                          + list(FD_CASES))
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
