@@ -8,7 +8,9 @@ triangular system is solved with the backend's LU ``solve`` on that triangle (as
 Backward is PyTorch's, which differentiates ``(L Lᵀ)⁻¹`` as a function of the whole ``L``
 (so the gradient has entries outside the triangle too). With ``X = A⁻¹ B``:
 ``gB = A⁻¹ gX``, ``S = gB Xᵀ + X gBᵀ`` and ``gL = -S L`` (``-U S`` with ``upper``). For the
-inverse ``Y = A⁻¹``: ``S = Y (gY + gYᵀ) Y`` and the same ``gL``.
+inverse ``Y = A⁻¹``: ``S = Y (gY + gYᵀ) Y`` and the same ``gL``. The graph formulas are the
+same products of tensors, with ``gB`` from ``cholesky_solve`` itself and ``X``/``Y`` the ops'
+own outputs, so they can be differentiated to any order (as PyTorch's).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from __future__ import annotations
 from .. import dtypes
 from ..errors import ShapeRuntimeError
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
+from .graph_backward import reduce_to_input
 from .matrix_arrays import add, diagonal, identity, mT, sum_to_batch, triangle
 
 
@@ -41,6 +45,11 @@ def _factor_gradient(backend, factor, s, upper: bool):
     """``-S L`` (``-U S`` with ``upper``): the gradient of the whole factor."""
     product = backend.matmul(factor, s) if upper else backend.matmul(s, factor)
     return backend.unary("neg", product)
+
+
+def _graph_factor_gradient(factor, s, upper: bool):
+    """``_factor_gradient`` with tensor ops."""
+    return -(factor.matmul(s) if upper else s.matmul(factor))
 
 
 class CholeskySolve(Function):
@@ -98,6 +107,17 @@ class CholeskySolve(Function):
         (b_shape, _), (f_shape, _) = self.input_specs
         return sum_to_batch(backend, gb, b_shape), sum_to_batch(backend, gf, f_shape)
 
+    def backward_graph(self, grad):
+        factor = self.graph_input(1, self.factor)
+        gb = CholeskySolve(upper=self.upper)(grad, factor)
+        gf = None
+        if self.needs_input_grad[1]:
+            s = gb.matmul(lg.mT(self.graph_output(self.x)))
+            gf = reduce_to_input(_graph_factor_gradient(factor, s + lg.mT(s), self.upper),
+                                 self.input_specs[1])
+        gb = reduce_to_input(gb, self.input_specs[0]) if self.needs_input_grad[0] else None
+        return gb, gf
+
 
 class CholeskyInverse(Function):
     """``A⁻¹`` for ``A`` given by its Cholesky factor (symmetric).
@@ -132,6 +152,11 @@ class CholeskyInverse(Function):
         y = self.y
         s = backend.matmul(y, backend.matmul(add(backend, g, mT(backend, g)), y))
         return (_factor_gradient(backend, self.factor, s, self.upper),)
+
+    def backward_graph(self, grad):
+        y = self.graph_output(self.y)
+        s = y.matmul((grad + lg.mT(grad)).matmul(y))
+        return (_graph_factor_gradient(self.graph_input(0, self.factor), s, self.upper),)
 
 
 def _first_zero_pivot(backend, factor):

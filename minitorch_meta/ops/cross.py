@@ -3,7 +3,8 @@
 The three components are basic slices of the inputs (views), combined by the ``mul`` and
 ``sub`` kernels and written into the output's three slices. The gradient is itself two
 cross products: ``b x gy`` for ``a`` and ``gy x a`` for ``b``, summed back to each input's
-shape when it was broadcast.
+shape when it was broadcast. The graph formula is the same two cross products with this
+op, so the gradient can be differentiated to any order.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 class LinalgCross(Function):
@@ -58,6 +60,17 @@ class LinalgCross(Function):
         if self.needs_input_grad[1]:
             gb = backend.sum_to_shape(cross(backend, gy, self.a, self.axis),
                                       tuple(self.input_specs[1][0]))
+        return ga, gb
+
+    def backward_graph(self, grad):
+        need_a, need_b = self.needs_input_grad
+        ga = gb = None
+        if need_a:
+            b = self.graph_input(1, self.b)
+            ga = reduce_to_input(LinalgCross(dim=self.axis)(b, grad), self.input_specs[0])
+        if need_b:
+            a = self.graph_input(0, self.a)
+            gb = reduce_to_input(LinalgCross(dim=self.axis)(grad, a), self.input_specs[1])
         return ga, gb
 
 

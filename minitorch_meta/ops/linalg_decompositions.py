@@ -2,13 +2,16 @@
 
 Backward (real matrices; PyTorch's ``cholesky_backward``), for ``A = L Lᵀ``:
 ``Φ = tril(Lᵀ gL)``, ``P = (Φ + tril(Φ, -1)ᵀ) / 2`` (symmetric) and ``gA = L⁻ᵀ P L⁻¹``: a
-symmetric gradient, as PyTorch's, though only the lower triangle of ``A`` is read.
+symmetric gradient, as PyTorch's, though only the lower triangle of ``A`` is read. The
+graph formula is the same with tensor ops (the triangles as constant masks, the solves by
+``solve_triangular``), so it can be differentiated to any order.
 """
 
 from __future__ import annotations
 
 from .. import dtypes
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
 from .matrix_arrays import add, mT, mul, scalar, triangle
 
@@ -51,3 +54,16 @@ class LinalgCholeskyEx(Function):
         left, _ = backend.solve(lower_t, p)  # L⁻ᵀ P
         right, _ = backend.solve(lower_t, mT(backend, left))  # (L⁻ᵀ P L⁻¹)ᵀ, symmetric
         return (right,)
+
+    def backward_graph(self, grad):
+        from .linalg_solve import LinalgSolveTriangular
+
+        output = self.graph_output(mT(self.backend, self.lower) if self.upper else self.lower)
+        lower = lg.mT(output) if self.upper else output
+        g = lg.mT(grad) if self.upper else grad
+        lower_t = lg.mT(lower)
+        phi = lg.masked_triangle(self, lower_t.matmul(g), upper=False)
+        p = (phi + lg.mT(lg.masked_triangle(self, phi, False, -1))) * 0.5
+        left = LinalgSolveTriangular(upper=True)(lower_t, p)  # L⁻ᵀ P
+        # (L⁻ᵀ P L⁻¹)ᵀ, symmetric (an op instance is one graph node: a new one per solve)
+        return (LinalgSolveTriangular(upper=True)(lower_t, lg.mT(left)),)

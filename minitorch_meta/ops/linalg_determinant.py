@@ -8,13 +8,21 @@ Backward. ``d log|det A| / dA = A⁻ᵀ``. ``d det A / dA`` is the cofactor matr
 ``det(A) A⁻ᵀ`` when ``A`` is invertible but stays defined when it is not; it is computed
 from the SVD ``A = U S Vᵀ`` as ``det(U) det(V) U diag(prod_{j≠i} s_j) Vᵀ``, so a singular
 matrix gets its true gradient (PyTorch's ``det`` is also differentiable there).
+
+Graph formulas (gradients of gradients): ``g A⁻ᵀ`` for ``slogdet`` and ``g det(A) A⁻ᵀ`` for
+``det``, with ``A⁻¹`` from ``inv_ex`` (itself differentiable to any order). For ``det`` that
+holds only where ``A`` is invertible: at a numerically singular matrix (rank below ``n`` by
+``matrix_rank``'s default tolerance) the gradient is still the cofactor matrix, but a
+second differentiation raises (PyTorch goes through an SVD there; see docs/differences.md).
 """
 
 from __future__ import annotations
 
+from ..type_info import finfo
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
-from .matrix_arrays import array_dtype, layout, mT, mul, pack, scale_columns, unpack
+from .matrix_arrays import array_dtype, layout, mT, mul, pack, scalar, scale_columns, unpack
 
 
 class LinalgSlogdet(Function):
@@ -43,6 +51,12 @@ class LinalgSlogdet(Function):
         inverse, _ = backend.inv(self.a)
         return (mul(backend, backend.reshape(g_log, g_log.shape + (1, 1)), mT(backend, inverse)),)
 
+    def backward_graph(self, grad):
+        start, end, shape = self.parts[1]
+        g_log = grad[start:end].reshape(shape)
+        inverse = lg.inverse(self.graph_input(0, self.a))
+        return (g_log.unsqueeze(-1).unsqueeze(-1) * lg.mT(inverse),)
+
 
 class LinalgDet(Function):
     """The determinant of each square matrix.
@@ -66,6 +80,37 @@ class LinalgDet(Function):
     def backward(self, backend, g):
         g = backend.reshape(g, g.shape + (1, 1))
         return (mul(backend, g, cofactor(backend, self.a)),)
+
+    def backward_graph(self, grad):
+        backend = self.backend
+        if self.a.shape[-1] == 1:  # det is the entry itself: its gradient is constant
+            return (grad.unsqueeze(-1).unsqueeze(-1),)
+        if _any_singular(backend, self.a):
+            (array,) = self.backward(backend, grad._data)
+            return (lg.refused_twice(self, array, grad, _SINGULAR_TWICE),)
+        a = self.graph_input(0, self.a)
+        scale = grad * LinalgDet()(a)
+        return (scale.unsqueeze(-1).unsqueeze(-1) * lg.mT(lg.inverse(a)),)
+
+
+_SINGULAR_TWICE = (
+    "linalg.det: the second derivative of the determinant at a singular matrix is not "
+    "implemented in minitorch_meta (its first derivative, the cofactor matrix, is right). "
+    "Differentiate det twice only at invertible matrices, or use slogdet's logabsdet")
+
+
+def _any_singular(backend, a) -> bool:
+    """Whether some matrix of the batch ``a`` is numerically singular: its smallest
+    singular value at most ``eps * max(m, n)`` times its largest (``matrix_rank``'s default
+    tolerance), where ``A⁻¹`` is not to be trusted."""
+    if a.size == 0:
+        return False
+    _, s, _ = backend.svd(a, False, False)
+    tolerance = finfo(array_dtype(a)).eps * a.shape[-1]
+    smallest = backend.getitem(s, (Ellipsis, -1))
+    largest = backend.getitem(s, (Ellipsis, 0))
+    below = backend.binary("le", smallest, backend.binary("mul", largest, scalar(a, tolerance)))
+    return bool(backend.to_numpy(below).any())
 
 
 def cofactor(backend, a):

@@ -6,7 +6,9 @@ triangular solver); the result is the same, the cost that of an LU. ``left=False
 (``X A = B``) is the left system of the transposes, ``Aᵀ Xᵀ = Bᵀ``.
 
 Backward, with ``X = A⁻¹ B``: ``gB = A⁻ᵀ gX`` and ``gA = -gB Xᵀ`` (for the inverse,
-``gA = -Xᵀ gX Xᵀ``); a triangular ``A`` keeps the part of ``gA`` on its triangle.
+``gA = -Xᵀ gX Xᵀ``); a triangular ``A`` keeps the part of ``gA`` on its triangle. The graph
+formulas (``backward_graph``) are the same products with ``gB`` solved by ``solve`` itself
+and ``X`` the op's own output, so they can be differentiated to any order.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 from .. import dtypes
 from ..errors import LinAlgError
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
+from .graph_backward import reduce_to_input
 from .matrix_arrays import mT, sum_to_batch, triangle, with_unit_diagonal
 
 
@@ -49,6 +53,10 @@ class LinalgInvEx(Function):
         x_t = mT(backend, self.inverse)
         return (backend.unary("neg", backend.matmul(backend.matmul(x_t, g), x_t)),)
 
+    def backward_graph(self, grad):
+        x_t = lg.mT(self.graph_output(self.inverse))
+        return (-(x_t.matmul(grad).matmul(x_t)),)
+
 
 class _LeftSolve(Function):
     """The shared part of ``solve`` and ``solve_triangular``: ``A' X' = B'`` with ``A'``
@@ -63,6 +71,14 @@ class _LeftSolve(Function):
 
     def project(self, backend, ga):
         """The gradient of ``A`` from the gradient of the matrix solved with."""
+        return ga
+
+    def graph_matrix(self, a):
+        """``matrix`` with tensor ops: the matrix solved with, from input tensor ``a``."""
+        return a
+
+    def graph_project(self, ga):
+        """``project`` with tensor ops."""
         return ga
 
     def _primed(self, backend, b):
@@ -95,6 +111,33 @@ class _LeftSolve(Function):
         ga = self.project(backend, ga if self.left else mT(backend, ga))
         gb = self._unprimed(backend, gb, self.out_shape)
         return sum_to_batch(backend, ga, a_shape), sum_to_batch(backend, gb, b_shape)
+
+    def backward_graph(self, grad):
+        a_spec, b_spec = self.input_specs
+        # Input 0 joined with what forward saved of it, the matrix solved with (for
+        # ``solve_triangular`` its triangle): ``graph_matrix`` projects it again, which
+        # leaves those values as they are and records the projection for a leaf ``A``.
+        m = self.graph_matrix(self.graph_input(0, self.a))
+        x = self.graph_output(self._unprimed(self.backend, self.x, self.out_shape))
+        # A'ᵀ gB' = gX', with A'ᵀ = Aᵀ when left=True and A otherwise (as ``backward``)
+        gb = lg.solve(lg.mT(m) if self.left else m, self._graph_primed(grad))
+        ga = None
+        if self.needs_input_grad[0]:
+            ga = -(gb.matmul(lg.mT(self._graph_primed(x))))
+            ga = reduce_to_input(self.graph_project(ga if self.left else lg.mT(ga)), a_spec)
+        gb = reduce_to_input(self._graph_unprimed(gb), b_spec) if self.needs_input_grad[1] \
+            else None
+        return ga, gb
+
+    def _graph_primed(self, t):
+        if self.vector:
+            return t.unsqueeze(-1)
+        return t if self.left else lg.mT(t)
+
+    def _graph_unprimed(self, t):
+        if self.vector:
+            return t.reshape(self.out_shape)
+        return t if self.left else lg.mT(t)
 
 
 class LinalgSolveEx(_LeftSolve):
@@ -176,8 +219,20 @@ class LinalgSolveTriangular(_LeftSolve):
         return with_unit_diagonal(backend, t) if self.unitriangular else t
 
     def project(self, backend, ga):
-        offset = (1 if self.upper else -1) if self.unitriangular else 0
-        return triangle(backend, ga, self.upper, offset)
+        return triangle(backend, ga, self.upper, self._offset)
+
+    @property
+    def _offset(self) -> int:
+        """The diagonal the read triangle starts from: off the diagonal with
+        ``unitriangular`` (its ones are no input)."""
+        return (1 if self.upper else -1) if self.unitriangular else 0
+
+    def graph_matrix(self, a):
+        t = lg.masked_triangle(self, a, self.upper, self._offset)
+        return t + lg.eye(self, t) if self.unitriangular else t
+
+    def graph_project(self, ga):
+        return lg.masked_triangle(self, ga, self.upper, self._offset)
 
 
 

@@ -3,6 +3,8 @@
 One ``pow`` kernel call of the column of ``x`` against a row of exponents. The gradient of
 column ``j`` is ``e_j * x ** (e_j - 1)``; the exponent is floored at 0 so that the constant
 column (``e_j = 0``) gives ``0 * 1`` rather than ``0 * x ** -1``, which is NaN at ``x = 0``.
+The graph formula reads those powers ``x ** (e_j - 1)`` off a Vandermonde matrix with one
+column fewer (this op again), which has no such NaN and can be differentiated to any order.
 """
 
 from __future__ import annotations
@@ -66,3 +68,12 @@ class Vander(Function):
         slope = backend.binary("mul", e, backend.binary("pow", backend.reshape(self.x, (-1, 1)),
                                                         lowered))
         return (backend.sum(backend.binary("mul", gy, slope), 1, False),)
+
+    def backward_graph(self, grad):
+        # the columns with a nonzero exponent, and the powers one lower than theirs
+        powers = Vander(N=max(self.columns - 1, 0), increasing=self.increasing)(
+            self.graph_input(0, self.x))
+        e = self._exponents(self.backend)
+        kept = slice(1, None) if self.increasing else slice(0, max(self.columns - 1, 0))
+        slope = powers * self.constant(self.backend.getitem(e, kept))
+        return ((grad[:, kept] * slope).sum(1),)
