@@ -13,6 +13,7 @@ from . import (
            kl,
            kl_beta_dirichlet,  # noqa: F401 - registers the KL pairs of those families
            kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
+           kl_multivariate_normal,  # noqa: F401 - registers the KL pairs of those families
            transforms,
 )
 from .bernoulli import Bernoulli
@@ -38,7 +39,9 @@ from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multinomial import Multinomial
+from .multivariate_normal import MultivariateNormal
 from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
@@ -76,4 +79,5 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "SoftmaxTransform", "StickBreakingTransform", "TanhTransform", "Transform",
            "identity_transform",
            "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
-           "Kumaraswamy", "StudentT"]
+           "Kumaraswamy", "StudentT",
+           "LowRankMultivariateNormal", "MultivariateNormal"]
