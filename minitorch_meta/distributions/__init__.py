@@ -39,6 +39,7 @@ from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
@@ -47,6 +48,8 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .pareto import Pareto
 from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli  # its LogitRelaxedBernoulli stays in there
+from .relaxed_categorical import RelaxedOneHotCategorical  # ExpRelaxedCategorical too
 from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (  # PyTorch exports every transform here too
@@ -80,4 +83,5 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "identity_transform",
            "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
            "Kumaraswamy", "StudentT",
-           "LowRankMultivariateNormal", "MultivariateNormal"]
+           "LowRankMultivariateNormal", "MultivariateNormal",
+           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
