@@ -13,6 +13,7 @@ from . import (
            kl,
            kl_beta_dirichlet,  # noqa: F401 - registers the KL pairs of those families
            kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
+           kl_multivariate_normal,  # noqa: F401 - registers the KL pairs of those families
            transforms,
 )
 from .bernoulli import Bernoulli
@@ -38,12 +39,17 @@ from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .multinomial import Multinomial
+from .multivariate_normal import MultivariateNormal
 from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .pareto import Pareto
 from .poisson import Poisson
+from .relaxed_bernoulli import RelaxedBernoulli  # its LogitRelaxedBernoulli stays in there
+from .relaxed_categorical import RelaxedOneHotCategorical  # ExpRelaxedCategorical too
 from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (  # PyTorch exports every transform here too
@@ -76,4 +82,6 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "SoftmaxTransform", "StickBreakingTransform", "TanhTransform", "Transform",
            "identity_transform",
            "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
-           "Kumaraswamy", "StudentT"]
+           "Kumaraswamy", "StudentT",
+           "LowRankMultivariateNormal", "MultivariateNormal",
+           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical"]

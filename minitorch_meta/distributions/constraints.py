@@ -3,11 +3,13 @@
 ``constraint.check(value)`` returns a bool tensor (True where ``value`` is inside),
 computed with ordinary tensor ops, so it runs on every device; a distribution with
 ``validate_args`` raises PyTorch's ``ValueError`` when a check fails (on meta there are no
-values to check, see ``Distribution._all_true``). Reprs are PyTorch's
+values to check, see ``all_true``). Reprs are PyTorch's
 (``GreaterThan(lower_bound=0.0)``), because its error messages print them.
 """
 
 from __future__ import annotations
+
+from ..dtypes import bool_
 
 
 class Constraint:
@@ -160,6 +162,91 @@ class _Multinomial(Constraint):
         return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
 
 
+class _Square(Constraint):
+    """Square matrices in the last two dims."""
+
+    event_dim = 2
+
+    def check(self, value):
+        from ..factories import full
+
+        return full(value.shape[:-2], value.shape[-1] == value.shape[-2], dtype=bool_,
+                    device=value.device)
+
+
+class _Symmetric(_Square):
+    """Square matrices equal to their transpose (within PyTorch's ``atol=1e-6``)."""
+
+    def check(self, value):
+        square = super().check(value)
+        if not all_true(square):
+            return square
+        return value.isclose(value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    """Symmetric matrices whose eigenvalues are all >= 0."""
+
+    def check(self, value):
+        from ..linalg import eigvalsh
+
+        symmetric = super().check(value)
+        if not all_true(symmetric):
+            return symmetric
+        return (eigvalsh(value) >= 0).all(-1)
+
+
+class _PositiveDefinite(_Symmetric):
+    """Symmetric matrices with a Cholesky factor (all eigenvalues > 0)."""
+
+    def check(self, value):
+        from ..linalg import cholesky_ex
+
+        symmetric = super().check(value)
+        if not all_true(symmetric):
+            return symmetric
+        return cholesky_ex(value).info == 0
+
+
+class _LowerTriangular(Constraint):
+    """Square matrices with zeros above the diagonal."""
+
+    event_dim = 2
+
+    def check(self, value):
+        return (value.tril() == value).flatten(-2).all(-1)
+
+
+class _LowerCholesky(Constraint):
+    """Lower-triangular matrices with a positive diagonal: Cholesky factors."""
+
+    event_dim = 2
+
+    def check(self, value):
+        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+        return _LowerTriangular().check(value) & positive_diagonal
+
+
+class _CorrCholesky(Constraint):
+    """Cholesky factors of correlation matrices: lower-triangular, positive diagonal, rows
+    of unit length (within ``10 n eps``, PyTorch's tolerance)."""
+
+    event_dim = 2
+
+    def check(self, value):
+        from ..type_info import finfo
+
+        tolerance = finfo(value.dtype).eps * value.shape[-1] * 10
+        row_norm = value.detach().pow(2).sum(-1).sqrt()
+        unit_rows = ((row_norm - 1.0).abs() <= tolerance).all(-1)
+        return _LowerCholesky().check(value) & unit_rows
+
+
+def all_true(valid) -> bool:
+    """Whether a check passed everywhere; a meta check has no values and passes."""
+    return valid.is_meta or bool(valid.all())
+
+
 dependent = _Dependent()
 real = _Real()
 boolean = _Boolean()
@@ -179,6 +266,13 @@ integer_interval = _IntegerInterval
 independent = _IndependentConstraint
 half_open_interval = _HalfOpenInterval
 multinomial = _Multinomial
+square = _Square()
+symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()
+positive_definite = _PositiveDefinite()
+lower_triangular = _LowerTriangular()
+lower_cholesky = _LowerCholesky()
+corr_cholesky = _CorrCholesky()
 
 
 def is_dependent(constraint) -> bool:
@@ -189,4 +283,6 @@ __all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_e
            "independent", "integer_interval", "interval", "is_dependent", "less_than",
            "nonnegative", "one_hot", "positive", "real", "real_vector", "simplex",
            "unit_interval", "nonnegative_integer", "positive_integer",
-           "half_open_interval", "multinomial"]
+           "half_open_interval", "multinomial",
+           "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
+           "positive_semidefinite", "square", "symmetric"]

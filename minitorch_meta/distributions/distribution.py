@@ -18,12 +18,8 @@ from ..autograd import no_grad
 from ..size import Size
 from ..tensor import Tensor
 from . import constraints
+from .constraints import all_true as _all_true
 from .utils import lazy_property
-
-
-def _all_true(valid: Tensor) -> bool:
-    """Whether a check passed everywhere; a meta check has no values and passes."""
-    return valid.is_meta or bool(valid.all())
 
 
 class Distribution:
