@@ -628,6 +628,11 @@ __all__ += ["conj", "conj_physical", "is_conj", "is_neg", "resolve_conj", "resol
             "slice_copy", "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy",
             "transpose_copy", "unbind_copy", "unfold_copy", "unsqueeze_copy", "view_copy"]
 
+# low-level resizing (resizing.py)
+from .resizing import resize_as_function as resize_as_  # noqa: E402
+
+__all__ += ["resize_as_"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

@@ -505,7 +505,7 @@ def unsqueeze(input, dim: int):
     return layout.Unsqueeze(dim=dim)(input)
 
 
-def squeeze(input, dim: int | None = None):
+def squeeze(input, dim: int | tuple | None = None):
     return layout.Squeeze(dim=dim)(input)
 
 

@@ -28,43 +28,57 @@ class _LegacyTensorType:
 
     def __new__(cls, *args, device=None):
         from .device import to_device
-        from .factories import empty, tensor
 
-        if device is not None and to_device(device).type != "cpu":
-            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
-                               f"{to_device(device).type} was passed")
-        name, dtype = cls.__name__, cls.dtype
-        if not args:
-            return empty(0, dtype=dtype, device="cpu")
-        if all(_is_size(a) for a in args) or (len(args) == 1 and isinstance(args[0], Size)):
-            sizes = tuple(int(s) for s in (args[0] if isinstance(args[0], Size) else args))
-            if any(s < 0 for s in sizes):
-                raise RuntimeError(f"Trying to create tensor with negative dimension "
-                                   f"{min(sizes)}: {list(sizes)}")
-            return empty(*sizes, dtype=dtype, device="cpu")
-        if len(args) > 1:
-            raise TypeError(f"{name}() takes sizes (ints) or one sequence of data, got "
-                            f"{', '.join(type(a).__name__ for a in args)}")
-        data = args[0]
-        if isinstance(data, Tensor):
-            return _alias(name, dtype, data)
-        if isinstance(data, str) or not isinstance(data, (list, tuple, np.ndarray)):
-            raise TypeError(f"{name}(): data must be a sequence (a list, a tuple or a NumPy "
-                            f"array) or sizes (ints), got {type(data).__name__}")
-        return tensor(data, dtype=dtype, device="cpu")
+        return construct(cls.__name__, cls.dtype, to_device("cpu"), args, device)
 
 
-def _alias(name: str, dtype, data: Tensor) -> Tensor:
-    """``data``'s storage as a new tensor (PyTorch's ``FloatTensor(t)``), same dtype only."""
+def construct(name: str, dtype, home, args: tuple, device=None) -> Tensor:
+    """PyTorch's legacy constructor of ``dtype`` tensors on the device ``home``: no
+    ``args`` an empty tensor, sizes (ints or one ``Size``) an uninitialised one, a sequence
+    of data a copy, a tensor of ``dtype`` on ``home`` an alias of it (``AliasBackward0``).
+    ``FloatTensor(...)`` (``home`` the CPU) and ``Tensor.new(...)`` (the tensor's own
+    dtype and device) share it.
+
+    Raises:
+        RuntimeError for a ``device`` of another type than ``home``'s or a negative size;
+        TypeError for anything else than sizes, data or a tensor of ``dtype``.
+    """
+    from .device import to_device
+    from .factories import empty, tensor
+
+    if device is not None and to_device(device).type != home.type:
+        raise RuntimeError(f"legacy constructor expects device type: {home.type} but device "
+                           f"type: {to_device(device).type} was passed")
+    if not args:
+        return empty(0, dtype=dtype, device=home)
+    if all(_is_size(a) for a in args) or (len(args) == 1 and isinstance(args[0], Size)):
+        sizes = tuple(int(s) for s in (args[0] if isinstance(args[0], Size) else args))
+        if any(s < 0 for s in sizes):
+            raise RuntimeError(f"Trying to create tensor with negative dimension "
+                               f"{min(sizes)}: {list(sizes)}")
+        return empty(*sizes, dtype=dtype, device=home)
+    if len(args) > 1:
+        raise TypeError(f"{name}() takes sizes (ints) or one sequence of data, got "
+                        f"{', '.join(type(a).__name__ for a in args)}")
+    data = args[0]
+    if isinstance(data, Tensor):
+        return _alias(name, dtype, home, data)
+    if isinstance(data, str) or not isinstance(data, (list, tuple, np.ndarray)):
+        raise TypeError(f"{name}(): data must be a sequence (a list, a tuple or a NumPy "
+                        f"array) or sizes (ints), got {type(data).__name__}")
+    return tensor(data, dtype=dtype, device=home)
+
+
+def _alias(name: str, dtype, home, data: Tensor) -> Tensor:
+    """``data``'s storage as a new tensor (PyTorch's ``FloatTensor(t)``), same dtype and
+    device type only; in ``data``'s graph, as PyTorch's alias."""
     if data._dtype is not dtype:
         raise TypeError(f"{name}(): expected a tensor of dtype {dtype}, got {data._dtype}; "
                         f"convert it with .to({dtype})")
-    if data.device.type != "cpu":
-        raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
-                           f"{data.device.type} was passed")
-    alias = Tensor._make(data._data, data._backend)
-    alias._version_counter = data._counter()  # same storage: writes show in both
-    return alias
+    if data.device.type != home.type:
+        raise RuntimeError(f"legacy constructor expects device type: {home.type} but device "
+                           f"type: {data.device.type} was passed")
+    return data[...]  # a view: same storage and version counter, ``AliasBackward0``
 
 
 def _legacy(name: str, dtype, what: str) -> type:

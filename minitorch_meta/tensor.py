@@ -306,6 +306,21 @@ class Tensor(TensorMethods):
             node._tensor_hooks = HookDict()
         return add_hook(node._tensor_hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after a backward pass has added this leaf's gradient into
+        its ``.grad`` (not for ``autograd.grad``, which writes no ``.grad``); ``hook`` must
+        return None. Returns a handle whose ``remove()`` takes the hook off."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors: register it on a leaf, or use register_hook")
+        node = self._accumulator()
+        if node._post_hooks is None:
+            node._post_hooks = HookDict()
+        return add_hook(node._post_hooks, hook)
+
     def retain_grad(self) -> None:
         """Keep this non-leaf tensor's gradient in ``.grad`` after ``backward()``."""
         if self.grad_fn is None:

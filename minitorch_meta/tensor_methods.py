@@ -35,6 +35,7 @@ from . import product_functions as PF
 from . import python_apply as PA
 from . import random_fills as RF
 from . import renorm_functions as RN
+from . import resizing as RZ
 from . import scatter_functions as SC
 from . import search_functions as SE
 from . import shape_functions as SF
@@ -284,6 +285,20 @@ class TensorMethods:
 
     # new tensors with this tensor's dtype and device unless given (PyTorch's ``new_*``).
     # ``factories`` imports ``tensor``, which imports this module: import it on call.
+    def new(self, *args, device=None, size=None):
+        """PyTorch's legacy constructor in this tensor's dtype and on its device:
+        ``x.new(2, 3)`` (or ``size=``) uninitialised, ``x.new([1, 2])`` a copy of data,
+        ``x.new(t)`` an alias of a tensor of the same dtype, ``x.new()`` empty."""
+        from .legacy import construct
+        from .size import Size
+
+        if size is not None:
+            if args:
+                raise TypeError("new(): give the sizes either positionally or as size=, not "
+                                "both")
+            args = (Size(size),)
+        return construct("new", self._dtype, self.device, args, device)
+
     def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False):
         """An uninitialised tensor of ``size`` (ints, or one tuple)."""
         from .factories import empty, new_options
@@ -510,6 +525,8 @@ class TensorMethods:
     conj, conj_physical, resolve_conj, resolve_neg, is_conj, is_neg = (
         CJ.conj, CJ.conj_physical, CJ.resolve_conj, CJ.resolve_neg, CJ.is_conj, CJ.is_neg)
     narrow_copy = VC.narrow_copy
+    # PyTorch's low-level resizing (resizing.py)
+    resize_, resize_as_ = RZ.resize_, RZ.resize_as_
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -76,3 +76,60 @@ def test_hooks_work_on_meta_and_on_module_outputs_with_backward_hooks():
     out.retain_grad()
     out.sum().backward()
     np.testing.assert_array_equal(out.grad.numpy(), np.ones((4, 2), np.float32))
+
+
+def _post_hook_log(T, device=None):
+    """A leaf with a post-accumulate-grad hook and one with a tensor hook, two backward
+    passes and an ``autograd.grad`` (which writes no ``.grad``): what the hooks saw."""
+    kwargs = {} if device is None else {"device": device}
+    x = T.tensor([1.0, -2.0], requires_grad=True, **kwargs)
+    log = []
+    x.register_hook(lambda g: log.append(("pre", g.tolist())))
+    handle = x.register_post_accumulate_grad_hook(
+        lambda t: log.append(("post", t is x, t.grad.tolist())))
+    (x * 2).sum().backward()
+    (x * x).sum().backward()
+    T.autograd.grad((x * 3).sum(), x)
+    (x * 4).sum().backward(inputs=[x])
+    handle.remove()
+    (x * 5).sum().backward()
+    return log
+
+
+def test_post_accumulate_grad_hooks_run_after_accumulation_as_pytorch(device):
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference")
+    assert _post_hook_log(mt, device) == _post_hook_log(torch)
+
+
+def test_post_accumulate_grad_hooks_run_under_create_graph_and_may_clear_grad():
+    x = mt.tensor([3.0], requires_grad=True)
+    seen = []
+
+    def step(t):  # the "optimizer in backward" pattern: use the gradient, then drop it
+        seen.append(t.grad.grad_fn is not None)
+        t.grad = None
+
+    x.register_post_accumulate_grad_hook(step)
+    with pytest.warns(UserWarning, match="reference cycle"):
+        (x ** 2).sum().backward(create_graph=True)
+    assert seen == [True] and x.grad is None
+
+
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: mt.ones(2, requires_grad=True) * 2, RuntimeError,
+     "post accumulate grad hooks cannot be registered on non-leaf tensors"),
+    (lambda: mt.ones(2), RuntimeError,
+     "cannot register a hook on a tensor that doesn't require gradient"),
+])
+def test_post_accumulate_grad_hook_refusals_as_pytorch(make, error, message):
+    with pytest.raises(error, match=message):
+        make().register_post_accumulate_grad_hook(lambda t: None)
+
+
+def test_a_post_accumulate_grad_hook_must_return_none():
+    x = mt.ones(2, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda t: t.grad)
+    with pytest.raises(TypeError, match="must return None"):
+        x.sum().backward()
+    with pytest.raises(TypeError, match="must be callable"):
+        x.register_post_accumulate_grad_hook(3)

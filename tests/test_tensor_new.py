@@ -162,3 +162,57 @@ def test_integer_results_cannot_require_grad(make):
     with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require "
                                            "gradients, this one is torch.int64"):
         make(mt.ones(2, dtype=mt.int64))
+
+
+# -- Tensor.new: the legacy constructor in this tensor's dtype and on its device ------------
+@pytest.mark.parametrize("args, kwargs", [
+    ((2, 3), {}), (([1, 2],), {}), ((), {}), (((2, 3),), {}), ((mt.Size([2, 2]),), {}),
+    ((0,), {}), ((mt.Size([]),), {}), ((), {"size": (2, 3)}), (([[1.5, 2.0]],), {}),
+])
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_new_as_torch(args, kwargs, dtype, device):
+    torch = _torch()
+    ours, theirs = _sources(torch, dtype, device)
+    targs = tuple(torch.Size(a) if isinstance(a, mt.Size) else a for a in args)
+    out, ref = ours.new(*args, **kwargs), theirs.new(*targs, **kwargs)
+    assert tuple(out.shape) == tuple(ref.shape) and str(out.dtype) == str(ref.dtype)
+    assert out.device == ours.device and not out.requires_grad
+    if args and isinstance(args[0], list):
+        assert out.tolist() == ref.tolist()
+
+
+def test_new_of_a_tensor_is_an_alias_in_its_graph_as_torch(device):
+    x = mt.ones(2, device=device)
+    t = mt.tensor([1.0, 2.0], device=device, requires_grad=True)
+    alias = x.new(t)
+    assert alias is not t and alias.grad_fn.name() == "AliasBackward0"
+    with mt.no_grad():
+        alias[0] = 7.0
+    assert t.tolist() == [7.0, 2.0] and t._version == alias._version == 1
+    alias.sum().backward()
+    assert t.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x: x.new(2.5), TypeError, "data must be a sequence"),
+    (lambda x: x.new(True), TypeError, "data must be a sequence"),
+    (lambda x: x.new("ab"), TypeError, "data must be a sequence"),
+    (lambda x: x.new(2, 3.0), TypeError, "takes sizes"),
+    (lambda x: x.new(-1), RuntimeError, r"negative dimension -1: \[-1\]"),
+    (lambda x: x.new(2, dtype=mt.float32), TypeError, "dtype"),
+    (lambda x: x.new(2, size=(2,)), TypeError, "not both"),
+    (lambda x: x.new(mt.ones(2, dtype=mt.int64)), TypeError,
+     "expected a tensor of dtype torch.float64, got torch.int64"),
+    (lambda x: x.new(2, device="meta"), RuntimeError,
+     "legacy constructor expects device type: cpu but device type: meta was passed"),
+    (lambda x: x.new(mt.ones(2, dtype=mt.float64, device="meta")), RuntimeError,
+     "legacy constructor expects device type: cpu but device type: meta was passed"),
+])
+def test_new_refuses_as_torch(call, error, message):
+    with pytest.raises(error, match=message):
+        call(mt.ones(2, dtype=mt.float64))
+
+
+def test_new_on_meta_stays_on_meta():
+    x = mt.ones(2, device="meta")
+    assert x.new(3).is_meta and x.new([1, 2]).shape == (2,) and x.new().shape == (0,)

@@ -31,12 +31,14 @@ from .slots import SLOT_MERGER, Slots
 class AccumulateGrad:
     """The graph node of a leaf tensor: adds incoming gradients into ``tensor.grad``."""
 
-    __slots__ = ("variable", "_tensor_hooks")
+    __slots__ = ("variable", "_tensor_hooks", "_post_hooks")
     next_functions = ()
 
     def __init__(self, variable):
         self.variable = variable
         self._tensor_hooks = None
+        #: ``Tensor.register_post_accumulate_grad_hook``'s hooks, run after ``.grad`` changed
+        self._post_hooks = None
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
@@ -66,6 +68,7 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
         tensor.grad = tensor._wrap(grad_array if owned else backend.copy(grad_array))
     else:
         tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
+    _run_post_accumulate_hooks(tensor)
 
 
 def accumulate_graph_into(tensor, grad) -> None:
@@ -76,6 +79,18 @@ def accumulate_graph_into(tensor, grad) -> None:
         tensor.grad = grad.clone()
     else:
         tensor.grad = tensor.grad + grad
+    _run_post_accumulate_hooks(tensor)
+
+
+def _run_post_accumulate_hooks(tensor) -> None:
+    """Call the tensor's post-accumulate-grad hooks in order, each with the tensor."""
+    node = tensor._grad_accumulator
+    if node is None or not node._post_hooks:
+        return
+    for hook in list(node._post_hooks.values()):
+        if hook(tensor) is not None:
+            raise TypeError("a post accumulate grad hook must return None (it may change "
+                            "tensor.grad in place or assign it instead)")
 
 
 class _RunState(threading.local):

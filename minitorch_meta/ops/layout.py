@@ -138,10 +138,10 @@ class Unsqueeze(View):
 
 
 class Squeeze(View):
-    """Remove dimensions of size 1 (all, or only ``dim``).
+    """Remove dimensions of size 1 (all, only ``dim``, or those of a tuple of dims).
 
     Shape:
-        ``(1, 3, 1).squeeze() -> (3,)``.
+        ``(1, 3, 1).squeeze() -> (3,)``; ``(1, 3, 1).squeeze((0, 1)) -> (3, 1)``.
     """
 
     op_name = "squeeze"
@@ -151,12 +151,18 @@ class Squeeze(View):
 
     @property
     def backward_name(self):
+        if isinstance(self.dim, (tuple, list)):
+            return "SqueezeBackward2"
         return "SqueezeBackward0" if self.dim is None else "SqueezeBackward1"
 
     def infer(self, x):
         shape = tuple(x._data.shape)
         if self.dim is None:
             self.out_shape = tuple(s for s in shape if s != 1)
+        elif isinstance(self.dim, (tuple, list)):
+            # an empty tuple squeezes nothing (a reduction's would mean every dim)
+            axes = shapes.reduction_dims("squeeze", self.dim, len(shape)) if self.dim else ()
+            self.out_shape = tuple(s for i, s in enumerate(shape) if s != 1 or i not in axes)
         else:
             d = shapes.normalize_dim("squeeze", self.dim, len(shape))
             self.out_shape = shape[:d] + shape[d + 1:] if shape and shape[d] == 1 else shape

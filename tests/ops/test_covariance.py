@@ -3,6 +3,8 @@ aweights) against PyTorch, correction and frequency weights, dtypes, warnings an
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,20 @@ def test_errors_match_torch(call, error, message):
     with pytest.raises(error) as info:
         call(mt)
     assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("make", [lambda T: T.tensor([1.0]), lambda T: T.tensor([[1.0], [2.0]]),
+                                  lambda T: T.zeros(2, 0)])
+@pytest.mark.parametrize("name", ["cov", "corrcoef"])
+def test_a_single_observation_gives_nan_and_only_torchs_warning(make, name):
+    """PyTorch's one UserWarning and NaN, with no NumPy RuntimeWarning from our kernels."""
+    torch = _torch()
+    caught, values = {}, {}
+    for T in (mt, torch):
+        with warnings.catch_warnings(record=True) as record:
+            # recorded instead of raised; every other filter (pytest's) stays as it is
+            warnings.filterwarnings("always", category=UserWarning)
+            values[T] = getattr(T, name)(make(T)).numpy()
+        caught[T] = [(w.category, str(w.message).split(" (Triggered")[0]) for w in record]
+    assert caught[mt] == caught[torch] and len(caught[mt]) == 1
+    np.testing.assert_array_equal(values[mt], values[torch])

@@ -36,6 +36,11 @@ CASES = [
     Case("squeeze_all", lambda T, F, a: a.squeeze(), [Arg((1, 3, 1, 2))]),
     Case("squeeze_dim", lambda T, F, a: T.squeeze(a, 2), [Arg((1, 3, 1, 2))]),
     Case("squeeze_dim_not_one", lambda T, F, a: a.squeeze(1), [Arg((1, 3, 1, 2))]),
+    # a tuple of dims (PyTorch >= 2.0: SqueezeBackward2): dims of size > 1 are kept
+    Case("squeeze_dims", lambda T, F, a: a.squeeze((0, 1, -2)), [Arg((1, 3, 1, 2))]),
+    Case("squeeze_dims_function", lambda T, F, a: T.squeeze(a, dim=[2]), [Arg((1, 3, 1, 2))]),
+    Case("squeeze_no_dims", lambda T, F, a: a.squeeze(()), [Arg((1, 3, 1))]),
+    Case("squeeze_dims_0d", lambda T, F, a: a.squeeze((-1,)), [Arg(())]),
     Case("expand", lambda T, F, a: a.expand(2, 3, 4), [Arg((3, 1))]),
     Case("expand_keep", lambda T, F, a: a.expand(5, -1, 4), [Arg((3, 1))]),
     Case("expand_as", lambda T, F, a, b: a.expand_as(b), [Arg((1, 4)), Arg((3, 4), grad=False)]),
@@ -132,6 +137,12 @@ def test_views_share_memory_like_torch():
      "unsqueeze: Dimension out of range (expected to be in range of [-4, 3], but got 4)"),
     (lambda x: x.squeeze(3), IndexError,
      "squeeze: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+    (lambda x: x.squeeze((0, 3)), IndexError,
+     "squeeze: Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+    (lambda x: x.squeeze((0, -3)), RuntimeError,
+     "squeeze(): dim 0 appears multiple times in the list of dims (0, -3)"),
+    (lambda x: x.squeeze((0.5,)), TypeError,
+     "squeeze(): argument 'dim' must be an int or a tuple of ints, but got float (0.5)"),
 ])
 def test_layout_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)
@@ -149,3 +160,11 @@ def test_expand_minus_one_in_new_leading_dim_is_refused():
     with pytest.raises(mt.ShapeError, match="-1 is not allowed in a leading, non-existing "
                                             "dimension"):
         mt.ones(3).expand(-1, 3)
+
+
+def test_squeeze_dims_in_place_matches_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is the test reference")
+    x, tx = mt.zeros(1, 3, 1, 2), torch.zeros(1, 3, 1, 2)
+    assert x.squeeze_((0, 2)) is x
+    tx.squeeze_((0, 2))
+    assert tuple(x.shape) == tuple(tx.shape) == (3, 2) and x.stride() == tx.stride()
