@@ -36,6 +36,15 @@ _new_object = object.__new__
 _DTYPE_OF_NUMPY = dtypes.BY_NUMPY
 
 
+def _storage(data, backend):
+    """``data`` as a tensor's storage. NumPy gives a scalar, not a 0-d array, for an op on
+    0-d arrays; a scalar can be neither written into nor shared with views (``detach()``,
+    ``.data``, ``view``), so the tensor takes a 0-d array of it."""
+    if hasattr(type(data), "__setitem__"):
+        return data
+    return backend.asarray(data, None)
+
+
 class Tensor(TensorMethods):
     """A multi-dimensional array on a device, tracked by autograd when ``requires_grad``.
 
@@ -62,7 +71,7 @@ class Tensor(TensorMethods):
     def _make(cls, data, backend, requires_grad=False, grad_fn=None):
         """Wrap a backend array (internal: no copy, no checks)."""
         t = _new_object(cls)
-        t._data = data
+        t._data = data = _storage(data, backend)
         t._backend = backend
         t._dtype = _DTYPE_OF_NUMPY.get(data.dtype) or dtypes.from_numpy(data.dtype)
         t.requires_grad = requires_grad
@@ -97,11 +106,8 @@ class Tensor(TensorMethods):
         index has tensors (``x[mask] = 0``): PyTorch deprecates those writes, with a
         warning, but performs them.
         """
-        backend, data = self._backend, self._data
-        if not hasattr(type(data), "__setitem__"):
-            # NumPy gives a scalar, not a 0-d array, for an elementwise op on 0-d arrays;
-            # a scalar cannot be written into, so the tensor takes a 0-d array of it
-            data = self._data = backend.asarray(data, None)
+        backend = self._backend
+        data = self._data = _storage(self._data, backend)  # _data may have been rebound
         if not same_value_everywhere and backend.has_internal_overlap(data):
             _check_overlapping_write(backend, data, index)
         backend.setitem(data, index, value)

@@ -89,3 +89,16 @@ def test_in_place_writes_into_the_0d_result_of_an_elementwise_op(device):
     w = mt.tensor(1.0, device=device).exp()
     w.zero_()
     assert w.item() == 0.0
+
+
+def test_the_0d_result_of_an_op_shares_its_storage_with_its_views(device):
+    """A 0-d result (a NumPy scalar before it is wrapped) and its aliases are one storage:
+    a write through ``detach()``, ``.data`` or a view shows in the result."""
+    for alias in (lambda t: t.detach(), lambda t: t.data, lambda t: t.view(1),
+                  lambda t: t.view_as(t)):
+        y = mt.tensor(2.0, device=device) * mt.tensor(3.0, device=device)
+        alias(y).add_(1)
+        assert y.item() == 7.0
+    total = mt.tensor([1.0, 2.0], device=device).sum()
+    total.detach().zero_()
+    assert total.item() == 0.0

@@ -9,14 +9,15 @@ the Jacobian (one per output element) or the vector-Jacobian product. The result
 PyTorch's structure: a tuple level for each of the outputs and the inputs that was given as
 a tuple. ``jvp`` and ``hvp`` use PyTorch's double-backward trick (the vector-Jacobian
 product of a dummy cotangent, differentiated with respect to that cotangent); ``hessian``
-is the Jacobian of the gradient. Forward-mode AD (``strategy="forward-mode"``) raises
-``NotImplementedError``.
+is the Jacobian of the gradient. ``strategy="forward-mode"`` builds the Jacobian column by
+column from Jacobian-vector products (``forward_products.py``), with PyTorch's refusals.
 """
 
 from __future__ import annotations
 
 import contextlib
 
+from .forward_products import ForwardProducts, jacobian_columns
 from .grad_mode import enable_grad
 from .gradients import grad as _grad
 
@@ -31,7 +32,9 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
 
     ``strict``: an output independent of an input (or not differentiable) is an error
     instead of a zero Jacobian. ``vectorize`` changes only how PyTorch computes it; here
-    the rows are computed one by one either way.
+    the rows (``strategy="reverse-mode"``, one backward pass per output element) or the
+    columns (``"forward-mode"``, one Jacobian-vector product per input element) are
+    computed one by one either way.
     """
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError('Expected strategy to be either "forward-mode" or '
@@ -39,18 +42,17 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
                              'inputs, "forward-mode" tends to be more performant. Otherwise, '
                              'prefer to use "reverse-mode".')
     if strategy == "forward-mode":
-        if not vectorize:
-            raise NotImplementedError("Computing Jacobian using forward-AD or "
-                                      "forward-over-reverse Hessian isonly implemented for "
-                                      "`vectorize=True`.")
-        raise NotImplementedError("jacobian(strategy='forward-mode') is not supported by "
-                                  "minitorch_meta: it needs forward-mode AD; use the default "
-                                  "strategy='reverse-mode'")
+        _check_forward_mode(strict, create_graph, vectorize)
     inputs_tuple, inputs, outputs_tuple, outputs = _run(func, inputs, strict, "jacobian",
                                                         create_graph)
-    with enable_grad() if create_graph else contextlib.nullcontext():
-        jacobians = tuple(_jacobians_of_output(i, output, inputs, strict, create_graph)
-                          for i, output in enumerate(outputs))
+    if strategy == "forward-mode":
+        # lists, not tuples: PyTorch's forward-mode results are lists (a quirk users see)
+        columns = jacobian_columns(ForwardProducts(outputs, inputs), inputs)
+        jacobians = [[j.detach() for j in row] for row in columns]
+    else:
+        with enable_grad() if create_graph else contextlib.nullcontext():
+            jacobians = tuple(_jacobians_of_output(i, output, inputs, strict, create_graph)
+                              for i, output in enumerate(outputs))
     if outputs_tuple and inputs_tuple:
         return jacobians
     if outputs_tuple:
@@ -88,15 +90,7 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     inputs_tuple, inputs, outputs_tuple, outputs = _run(func, inputs, strict, "jvp",
                                                         create_graph)
     v = _checked_v(v, inputs, inputs_tuple, "jvp")
-    with enable_grad():
-        # J^T u for a cotangent u that requires grad, then its derivative by u along v
-        cotangents = tuple(o.detach().new_zeros(tuple(o.shape)).requires_grad_()
-                           for o in outputs)
-        vjps = _grads(outputs, inputs, cotangents, create_graph=True)
-        pairs = [(g, w) for g, w in zip(vjps, v) if g is not None and g.requires_grad]
-        grads = (None,) * len(outputs) if not pairs else _grad(
-            [g for g, _ in pairs], cotangents, [w for _, w in pairs],
-            create_graph=create_graph, allow_unused=True)
+    grads = ForwardProducts(outputs, inputs)(v, create_graph)
     result = _filled(grads, outputs, strict, "The gradient with respect to the output {j} "
                                              "is independent of the inputs of the "
                                              "user-provided function. This is not allowed in "
@@ -110,10 +104,6 @@ def hessian(func, inputs, create_graph: bool = False, strict: bool = False,
     """The Hessian of ``func`` (which returns one tensor of one element) at ``inputs``: for
     inputs ``i`` and ``j``, a tensor of shape ``inputs[i].shape + inputs[j].shape`` (one
     tuple level per tuple of inputs, twice). The Jacobian of the gradient, as in PyTorch."""
-    if outer_jacobian_strategy == "forward-mode":
-        raise NotImplementedError("hessian(outer_jacobian_strategy='forward-mode') is not "
-                                  "supported by minitorch_meta: it needs forward-mode AD; use "
-                                  "the default 'reverse-mode'")
     inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 
     def scalar_function(*args):
@@ -131,7 +121,7 @@ def hessian(func, inputs, create_graph: bool = False, strict: bool = False,
         return jacobian(scalar_function, args, create_graph=True, strict=strict)
 
     result = jacobian(gradient, inputs, create_graph=create_graph, strict=strict,
-                      vectorize=vectorize)
+                      vectorize=vectorize, strategy=outer_jacobian_strategy)
     if inputs_tuple:
         return result
     return result[0][0]
@@ -172,6 +162,22 @@ def _hessian_product(func, inputs, v, create_graph: bool, strict: bool, name: st
                                             "input. This is not allowed in strict mode.")
     return (_finished(outputs, False, create_graph),
             _finished(result, inputs_tuple, create_graph))
+
+
+def _check_forward_mode(strict: bool, create_graph: bool, vectorize: bool) -> None:
+    """PyTorch's refusals for ``strategy="forward-mode"`` (its words)."""
+    if not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
+    if strict:
+        raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` and '
+                           '`strategy="forward-mode"` are not supported together (yet). '
+                           'Please either set `strict=False` or `strategy="reverse-mode"`.')
+    if create_graph:
+        raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` '
+                                  'and `strategy="forward-mode"` are not supported together '
+                                  '(yet). Please either set `create_graph=False` or '
+                                  '`strategy="reverse-mode"`.')
 
 
 def _checked_v(v, inputs: tuple, inputs_tuple: bool, name: str) -> tuple:

@@ -11,13 +11,16 @@ After the comparison, as in PyTorch: running backward twice must give the same g
 (up to ``nondet_tol``), zero output gradients must give zero input gradients ("backward
 not multiplied by grad_output"), and with ``check_undefined_grad`` outputs that get no
 gradient at all must be handled. ``fast_mode`` compares ``v^T J u`` for random ``u``, ``v``
-instead of whole Jacobians. Forward-mode and batched checks need forward-mode AD or
-vmap over ``autograd.grad``, which minitorch_meta does not have: they raise
+instead of whole Jacobians. ``check_forward_ad`` also checks the Jacobian built column by
+column from Jacobian-vector products (``forward_products.py``: this checks the ops'
+second-order formulas at first order). Batched checks need vmap over ``autograd.grad``
+or over forward products, which minitorch_meta does not have: they raise
 ``NotImplementedError``.
 
 ``gradgradcheck`` is PyTorch's: ``gradcheck`` of the function that maps the inputs and
 the output gradients to the input gradients, computed with ``create_graph=True``, so the
-second-order gradients are checked against finite differences of first-order ones.
+second-order gradients are checked against finite differences of first-order ones
+(``check_fwd_over_rev`` checks them in forward mode too).
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from __future__ import annotations
 import itertools
 
 from ..caller_warnings import warn_at_caller
+from .forward_products import ForwardProducts, jacobian_columns
 from .grad_mode import enable_grad, no_grad
 from .gradients import grad as _grad
 
-_NO_FORWARD_AD = ("{what}=True is not supported by minitorch_meta's gradcheck: it needs "
-                  "forward-mode AD, which minitorch_meta does not have; check the backward "
-                  "(reverse-mode) gradients with the default check_backward_ad=True")
+_NO_BATCHED_FORWARD = ("check_batched_forward_grad=True is not supported by minitorch_meta's "
+                       "gradcheck: it needs vmap over forward-mode products, which "
+                       "minitorch_meta does not have; check_forward_ad=True checks the "
+                       "forward-mode Jacobian itself")
 _NO_BATCHED = ("check_batched_grad=True is not supported by minitorch_meta's gradcheck: it "
                "needs vmap over autograd.grad (is_grads_batched), which minitorch_meta does "
                "not have")
@@ -73,15 +78,15 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires "
                              "check_forward_ad to be True")
-    for what, asked in (("check_batched_forward_grad", check_batched_forward_grad),
-                        ("check_forward_ad", check_forward_ad)):
-        if asked:
-            raise NotImplementedError(_NO_FORWARD_AD.format(what=what))
+    if check_batched_forward_grad:
+        raise NotImplementedError(_NO_BATCHED_FORWARD)
     if check_batched_grad:
         raise NotImplementedError(_NO_BATCHED)
     settings = _Settings(eps, atol, rtol, nondet_tol, check_grad_dtypes, bool(masked))
+    modes = [forward for forward, asked in ((False, check_backward_ad), (True, check_forward_ad))
+             if asked]
     try:
-        _check(func, _as_tuple(inputs), settings, check_undefined_grad, fast_mode)
+        _check(func, _as_tuple(inputs), settings, check_undefined_grad, fast_mode, modes)
     except GradcheckError:
         if raise_exception:
             raise
@@ -103,8 +108,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError("Expected at least one of check_fwd_over_rev or "
                              "check_rev_over_rev to be True")
-    if check_fwd_over_rev:
-        raise NotImplementedError(_NO_FORWARD_AD.format(what="check_fwd_over_rev"))
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = tuple(_random_grad_output(o) for o in _differentiable(func(*inputs)))
@@ -128,7 +131,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
                      check_undefined_grad=check_undefined_grad,
                      check_grad_dtypes=check_grad_dtypes,
                      check_batched_grad=check_batched_grad, fast_mode=fast_mode,
-                     masked=masked)
+                     check_forward_ad=check_fwd_over_rev,
+                     check_backward_ad=check_rev_over_rev, masked=masked)
 
 
 def _differentiable(outputs) -> tuple:
@@ -151,18 +155,21 @@ class _Settings:
 
 
 def _check(func, inputs: tuple, settings: _Settings, check_undefined_grad: bool,
-           fast_mode: bool) -> None:
+           fast_mode: bool, modes: list) -> None:
+    """The comparisons in each mode of ``modes`` (False: backward, True: forward), then,
+    when backward is checked, the checks that follow it."""
     diff_inputs = _checked_inputs(inputs)
     outputs = _as_tuple(func(*inputs))
     diff_outputs = [o for o in outputs if _is_tensor(o) and o.requires_grad]
     if not diff_outputs:
         _check_no_differentiable_outputs(func, inputs, diff_inputs, settings.eps)
         return
-    for i in range(len(diff_outputs)):
-        if fast_mode:
-            _compare_fast(func, inputs, diff_inputs, outputs, i, settings)
-        else:
-            _compare_slow(func, inputs, diff_inputs, outputs, i, settings)
+    compare = _compare_fast if fast_mode else _compare_slow
+    for forward in modes:
+        for i in range(len(diff_outputs)):
+            compare(func, inputs, diff_inputs, outputs, i, settings, forward)
+    if False not in modes:  # as PyTorch: the remaining checks are of backward mode
+        return
     _check_zero_grad_outputs(diff_outputs, diff_inputs, settings.masked)
     if check_undefined_grad:
         _check_undefined_grads(func, inputs, diff_inputs)
@@ -270,6 +277,14 @@ def _analytical_jacobians(output, diff_inputs, settings: _Settings) -> list:
     return first
 
 
+def _forward_jacobians(output, diff_inputs) -> list:
+    """One Jacobian per input, ``(input.numel(), output.numel())``, column by column
+    from Jacobian-vector products (forward mode)."""
+    with enable_grad():
+        columns = jacobian_columns(ForwardProducts([output], diff_inputs), diff_inputs)[0]
+    return [j.reshape(output.numel(), x.numel()).t() for j, x in zip(columns, diff_inputs)]
+
+
 def _jacobians_from_grad(output, diff_inputs, settings: _Settings) -> list:
     import minitorch_meta as torch
 
@@ -307,30 +322,36 @@ def _allclose(a, b, settings: _Settings) -> bool:
     return torch.allclose(a.to(dtype), b.to(dtype).to(a.device), settings.rtol, settings.atol)
 
 
-def _mismatch(i: int, j: int, numerical, analytical) -> str:
-    return (f"Jacobian mismatch for output {i:d} with respect to input {j:d},\n"
+def _mismatch(i: int, j: int, numerical, analytical, forward: bool = False) -> str:
+    mode = "computed with forward mode " if forward else ""
+    return (f"Jacobian {mode}mismatch for output {i:d} with respect to input {j:d},\n"
             f"numerical:{numerical}\nanalytical:{analytical}\n")
 
 
-def _compare_slow(func, inputs, diff_inputs, outputs, i, settings: _Settings) -> None:
+def _compare_slow(func, inputs, diff_inputs, outputs, i, settings: _Settings,
+                  forward: bool) -> None:
     position = _differentiable_positions(outputs)[i]
-    analytical = _analytical_jacobians(outputs[position], diff_inputs, settings)
+    analytical = (_forward_jacobians(outputs[position], diff_inputs) if forward else
+                  _analytical_jacobians(outputs[position], diff_inputs, settings))
     for j, x in enumerate(diff_inputs):
         numerical = _numerical_jacobians(func, inputs, x, [position], settings.eps)[0]
         if not _allclose(analytical[j], numerical, settings):
-            raise GradcheckError(_mismatch(i, j, numerical, analytical[j]))
+            raise GradcheckError(_mismatch(i, j, numerical, analytical[j], forward))
 
 
-def _compare_fast(func, inputs, diff_inputs, outputs, i, settings: _Settings) -> None:
+def _compare_fast(func, inputs, diff_inputs, outputs, i, settings: _Settings,
+                  forward: bool) -> None:
     """``v^T J u`` numerically (a directional difference along ``u``) and analytically
-    (``autograd.grad`` with ``v``, dotted with ``u``), per input."""
+    (backward: ``autograd.grad`` with ``v``, dotted with ``u``; forward: the product
+    ``J u`` dotted with ``v``), per input; the analytical one twice, to check that it is
+    deterministic."""
     import minitorch_meta as torch
 
     position = _differentiable_positions(outputs)[i]
     output = outputs[position]
     v = _unit(torch.randn(output.numel(), dtype=output.dtype, device=output.device))
-    vjps = [_grad(output, diff_inputs, v.reshape(output.shape), retain_graph=True,
-                  allow_unused=True) for _ in range(2)]
+    analytical_along = (_forward_along if forward else _backward_along)(output, diff_inputs,
+                                                                        v, settings)
     for j, x in enumerate(diff_inputs):
         u = _unit(torch.randn(x.numel(), dtype=x.dtype, device=x.device))
 
@@ -340,12 +361,41 @@ def _compare_fast(func, inputs, diff_inputs, outputs, i, settings: _Settings) ->
 
         numerical = (_difference(func, inputs, x, write, settings.eps)[position]
                      .to(v.dtype) * v).sum()
-        analytical, again = (_column(x, g[j], settings).to(u.dtype).dot(u) for g in vjps)
+        analytical, again = analytical_along(j, u)
         if (analytical - again).abs().item() > settings.nondet_tol:
             raise GradcheckError(_NONDET.format(tol=settings.nondet_tol))
         if not _allclose(analytical, numerical, settings):
             raise GradcheckError(_fast_mismatch(func, inputs, diff_inputs, outputs, i, j,
-                                                numerical, analytical, settings))
+                                                numerical, analytical, settings, forward))
+
+
+def _backward_along(output, diff_inputs, v, settings: _Settings):
+    """``(j, u) -> (vᵀJ_j u, the same again)`` from two vector-Jacobian products."""
+    vjps = [_grad(output, diff_inputs, v.reshape(output.shape), retain_graph=True,
+                  allow_unused=True) for _ in range(2)]
+
+    def along(j, u):
+        return tuple(_column(diff_inputs[j], g[j], settings).to(u.dtype).dot(u) for g in vjps)
+
+    return along
+
+
+def _forward_along(output, diff_inputs, v, settings: _Settings):
+    """``(j, u) -> (vᵀJ_j u, the same again)`` from two Jacobian-vector products."""
+    with enable_grad():
+        products = ForwardProducts([output], diff_inputs)
+
+    def along(j, u):
+        tangents = [None] * len(diff_inputs)
+        tangents[j] = u.reshape(tuple(diff_inputs[j].shape))
+        values = []
+        for _ in range(2):
+            (product,) = products(tangents)
+            values.append(v.new_zeros(()) if product is None
+                          else product.reshape(-1).to(v.dtype).dot(v))
+        return tuple(values)
+
+    return along
 
 
 def _unit(v):
@@ -353,16 +403,17 @@ def _unit(v):
 
 
 def _fast_mismatch(func, inputs, diff_inputs, outputs, i, j, numerical, analytical,
-                   settings: _Settings) -> str:
+                   settings: _Settings, forward: bool) -> str:
     """The fast-mode message, with the whole Jacobians of the failing pair (slow mode)."""
     position = _differentiable_positions(outputs)[i]
     output = outputs[position]
     slow_numerical = _numerical_jacobians(func, inputs, diff_inputs[j], [position],
                                           settings.eps)[0]
-    slow_analytical = _jacobians_from_grad(output, diff_inputs, settings)[j]
+    slow_analytical = (_forward_jacobians(output, diff_inputs) if forward else
+                       _jacobians_from_grad(output, diff_inputs, settings))[j]
     difference = (slow_numerical.to(slow_analytical.dtype) - slow_analytical).abs()
     largest = difference.max().item() if difference.numel() else 0.0
-    return (_mismatch(i, j, numerical.item(), analytical.item()) + _FAST_NOTE
+    return (_mismatch(i, j, numerical.item(), analytical.item(), forward) + _FAST_NOTE
             + f"Numerical:\n {slow_numerical}\nAnalytical:\n{slow_analytical}\n\n"
             f"The max per-element difference (slow mode) is: {largest}.\n")
 

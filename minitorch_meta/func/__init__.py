@@ -5,15 +5,15 @@
   (on the reverse-mode engine; nested transforms give higher derivatives);
 - ``vmap.py`` (with ``vmap_randomness.py``): map a function over a batch dimension, one
   call per element;
-- ``unsupported.py``: ``jvp``, ``jacfwd``, which need forward-mode autograd and raise
-  ``NotImplementedError``;
+- ``forward_transforms.py``: ``jvp``, ``jacfwd``, ``linearize`` (forward-mode products,
+  from ``autograd/forward_products.py``);
 - ``pytree.py``: the nested tuples/lists/dicts of tensors the transforms walk.
 """
 
+from .forward_transforms import jacfwd, jvp, linearize
 from .functional_call import functional_call
 from .grad_transforms import grad, grad_and_value, hessian, jacrev, vjp
-from .unsupported import jacfwd, jvp
 from .vmap import vmap
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "vjp", "vmap"]
+           "linearize", "vjp", "vmap"]

@@ -20,6 +20,18 @@ import functools
 from ..autograd import enable_grad, is_grad_enabled
 from ..autograd import grad as autograd_grad
 from . import pytree
+from .transform_arguments import (
+    aux_tensors,
+    checked_argnums,
+    depends_on_outer_graph,
+    detached,
+    is_tensor,
+    kept,
+    output_tensors,
+    split_aux,
+    structured,
+    with_fresh_leaves,
+)
 
 
 def grad(func, argnums=0, has_aux: bool = False):
@@ -46,24 +58,24 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     def gradient_and_value(*args, **kwargs):
         caller = "grad_and_value(f)(*args)"
         outer_grad_mode = is_grad_enabled()
-        positions = _argnums(argnums, len(args))
-        args, leaves = _with_fresh_leaves(args, positions, caller, outer_grad_mode)
+        positions = checked_argnums(argnums, len(args))
+        args, leaves = with_fresh_leaves(args, positions, caller, outer_grad_mode)
         with enable_grad():
             output = func(*args, **kwargs)
-        output, aux = _split_aux(output, has_aux, caller)
-        if not _is_tensor(output):
+        output, aux = split_aux(output, has_aux, caller)
+        if not is_tensor(output):
             raise RuntimeError(f"{caller}: Expected f(*args) to return a Tensor, got "
                                f"{type(output)}")
         if output.dim() != 0:
             raise RuntimeError(f"{caller}: Expected f(*args) to return a scalar Tensor, got "
                                f"tensor with {output.dim()} dims. Maybe you wanted to use the "
                                "vjp or jacrev APIs instead?")
-        outer = _depends_on_outer_graph([output, *_aux_tensors(aux, has_aux)], leaves,
+        outer = depends_on_outer_graph([output, *aux_tensors(aux, has_aux)], leaves,
                                         outer_grad_mode)
         flat = _gradients([output], [None], [leaf for tree in leaves for leaf in tree[0]],
                           create_graph=outer)
-        gradients = _structured(flat, leaves, argnums)
-        finish = _kept if outer else _detached
+        gradients = structured(flat, leaves, argnums)
+        finish = kept if outer else detached
         return finish(gradients), ((finish(output), finish(aux)) if has_aux
                                    else finish(output))
 
@@ -77,13 +89,13 @@ def vjp(func, *primals, has_aux: bool = False):
     ``(output, aux)`` and ``vjp`` returns ``(output, vjp_fn, aux)``."""
     caller = "vjp(f, *primals)"
     outer_grad_mode = is_grad_enabled()
-    primals, leaves = _with_fresh_leaves(primals, tuple(range(len(primals))), caller,
+    primals, leaves = with_fresh_leaves(primals, tuple(range(len(primals))), caller,
                                          outer_grad_mode)
     with enable_grad():
         output = func(*primals)
-    output, aux = _split_aux(output, has_aux, caller)
-    outputs, output_spec = _output_tensors(output, caller)
-    outer = _depends_on_outer_graph(outputs + _aux_tensors(aux, has_aux), leaves,
+    output, aux = split_aux(output, has_aux, caller)
+    outputs, output_spec = output_tensors(output, caller)
+    outer = depends_on_outer_graph(outputs + aux_tensors(aux, has_aux), leaves,
                                     outer_grad_mode)
     inputs = [leaf for tree in leaves for leaf in tree[0]]
 
@@ -96,10 +108,10 @@ def vjp(func, *primals, has_aux: bool = False):
                 outer or any(c is not None and c.requires_grad for c in flat))
         grads = _gradients(outputs, flat, inputs, retain_graph=retain_graph,
                            create_graph=create_graph)
-        finish = _kept if create_graph else _detached
-        return finish(_structured(grads, leaves, tuple(range(len(leaves)))))
+        finish = kept if create_graph else detached
+        return finish(structured(grads, leaves, tuple(range(len(leaves)))))
 
-    finish = _kept if outer else _detached
+    finish = kept if outer else detached
     result = pytree.unflatten([finish(o) for o in outputs], output_spec)
     return (result, vjp_fn, finish(aux)) if has_aux else (result, vjp_fn)
 
@@ -117,7 +129,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
 
     @functools.wraps(func)
     def jacobian(*args, **kwargs):
-        positions = _argnums(argnums, len(args))
+        positions = checked_argnums(argnums, len(args))
         chosen = positions if isinstance(positions, tuple) else (positions,)
 
         def of_chosen(*primals):
@@ -190,112 +202,6 @@ class _FlatCotangents(list):
     """Cotangents already flat, in the outputs' order (``jacrev``'s internal calls)."""
 
 
-def _argnums(argnums, count: int):
-    """``argnums`` checked against ``count`` positional arguments, negatives made
-    positive (an int stays an int, a tuple a tuple)."""
-    if isinstance(argnums, int) and not isinstance(argnums, bool):
-        return _argnum(argnums, count)
-    if not isinstance(argnums, tuple):
-        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
-    if not argnums:
-        raise RuntimeError("argnums must be non-empty")
-    for argnum in argnums:
-        if not isinstance(argnum, int):
-            raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
-    if len(set(argnums)) != len(argnums):
-        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
-    return tuple(_argnum(a, count) for a in argnums)
-
-
-def _argnum(argnum: int, count: int) -> int:
-    if not -count <= argnum < count:
-        raise RuntimeError(f"Got argnum={argnum}, but only {count} positional inputs")
-    return argnum % count
-
-
-def _is_tensor(value) -> bool:
-    from ..tensor import Tensor
-
-    return isinstance(value, Tensor)
-
-
-def _with_fresh_leaves(args: tuple, positions, caller: str, outer_grad_mode: bool):
-    """``args`` with the trees at ``positions`` replaced by fresh leaves; returns the new
-    args and, per position, ``(leaves, spec)``."""
-    positions = positions if isinstance(positions, tuple) else (positions,)
-    args, trees = list(args), []
-    for position in positions:
-        leaves, spec = pytree.flatten(args[position])
-        fresh = [_fresh_leaf(leaf, caller, outer_grad_mode) for leaf in leaves]
-        args[position] = pytree.unflatten(fresh, spec)
-        trees.append((fresh, spec))
-    return tuple(args), trees
-
-
-def _fresh_leaf(value, caller: str, outer_grad_mode: bool):
-    """The tensor the transform differentiates by: a detached copy that requires grad, or,
-    for an input that requires grad under grad mode, a view joined to its graph (so the
-    result can be differentiated with respect to the input, as in PyTorch)."""
-    if not _is_tensor(value):
-        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(value)}")
-    if not value.is_floating_point():
-        raise RuntimeError("only Tensors of floating point dtype can require gradients")
-    if outer_grad_mode and value.requires_grad:
-        return value.view_as(value)
-    return value.detach().requires_grad_()
-
-
-def _split_aux(output, has_aux: bool, caller: str) -> tuple:
-    if not has_aux:
-        return output, None
-    if not isinstance(output, tuple) or len(output) != 2:
-        raise RuntimeError(f"{caller}: output of function f should be a tuple: (output, aux) "
-                           "if has_aux is True")
-    return output
-
-
-def _aux_tensors(aux, has_aux: bool) -> list:
-    """The tensors of ``aux`` (none without ``has_aux``); aux must hold only tensors."""
-    if not has_aux:
-        return []
-    leaves = pytree.flatten(aux)[0]
-    for leaf in leaves:
-        if not _is_tensor(leaf):
-            raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
-    return leaves
-
-
-def _output_tensors(output, caller: str) -> tuple:
-    outputs, spec = pytree.flatten(output)
-    for leaf in outputs:
-        if not _is_tensor(leaf):
-            raise RuntimeError(f"{caller}: expected f(*primals) to return only tensors, got "
-                               f"unsupported type {type(leaf)}")
-    return outputs, spec
-
-
-def _depends_on_outer_graph(tensors: list, leaves: list, outer_grad_mode: bool) -> bool:
-    """Whether, under grad mode, ``tensors`` were computed from a tensor that requires grad
-    other than the transform's own fresh leaves (an input joined to its graph, a tensor
-    the function closes over such as a module's parameter): the results must then be
-    differentiable with respect to it, as PyTorch's are."""
-    if not outer_grad_mode:
-        return False
-    own = {id(leaf) for tree in leaves for leaf in tree[0] if leaf.grad_fn is None}
-    stack = [t.grad_fn for t in tensors if t.grad_fn is not None]
-    seen = set()
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        variable = getattr(node, "variable", None)
-        if variable is not None and id(variable) not in own:
-            return True
-        stack.extend(node.next_functions)
-    return False
-
-
 def _cotangents(cotangents, outputs: list, spec) -> list:
     """The cotangents as a flat list checked against the outputs (structure, shapes)."""
     if isinstance(cotangents, _FlatCotangents):
@@ -306,7 +212,7 @@ def _cotangents(cotangents, outputs: list, spec) -> list:
                            f"structure of outputs to the function. cotangents: {given}, "
                            f"primal output: {spec}")
     for index, (cotangent, output) in enumerate(zip(flat, outputs)):
-        if not _is_tensor(cotangent):
+        if not is_tensor(cotangent):
             raise TypeError(f"gradients can be either Tensors or None, but got "
                             f"{type(cotangent).__name__}")
         if tuple(cotangent.shape) != tuple(output.shape):
@@ -332,20 +238,3 @@ def _gradients(outputs: list, cotangents: list, inputs: list, retain_graph=True,
                               materialize_grads=True))
 
 
-def _structured(flat: list, leaves: list, argnums):
-    """The flat gradients in the structure of the differentiated arguments: one tree for
-    an int ``argnums``, a tuple of trees for a tuple."""
-    trees, start = [], 0
-    for fresh, spec in leaves:
-        trees.append(pytree.unflatten(flat[start:start + len(fresh)], spec))
-        start += len(fresh)
-    return tuple(trees) if isinstance(argnums, tuple) else trees[0]
-
-
-def _detached(tree):
-    return pytree.map_leaves(lambda t: t.detach() if _is_tensor(t) else t, tree)
-
-
-def _kept(tree):
-    """A result left joined to its graph (see the module)."""
-    return tree

@@ -22,17 +22,19 @@ def _pair(device, *arrays):
     return ours, theirs
 
 
-def _same(ours, theirs):
-    """Same nesting (tuples), shapes, dtypes and values."""
-    if isinstance(theirs, tuple):
-        assert isinstance(ours, tuple) and len(ours) == len(theirs)
+def _same(ours, theirs, requires_grad=None):
+    """Same nesting (tuples, lists), shapes, dtypes and values, and the same
+    ``requires_grad`` (or the one given)."""
+    if isinstance(theirs, (tuple, list)):
+        assert type(ours) is type(theirs) and len(ours) == len(theirs)
         for o, t in zip(ours, theirs):
-            _same(o, t)
+            _same(o, t, requires_grad)
         return
     assert isinstance(ours, mt.Tensor) and not isinstance(ours, tuple)
     assert tuple(ours.shape) == tuple(theirs.shape)
     assert str(ours.dtype) == str(theirs.dtype)
-    assert ours.requires_grad is theirs.requires_grad
+    assert ours.requires_grad is (theirs.requires_grad if requires_grad is None
+                                  else requires_grad)
     np.testing.assert_allclose(ours.cpu().detach().numpy(), theirs.detach().numpy(),
                                rtol=1e-12, atol=1e-12)
 
@@ -195,13 +197,43 @@ def test_second_order_errors_match_torch(device):
         _errors(lambda c=case: c(F, x, y), lambda c=case: c(TF, tx, ty))
 
 
-def test_forward_mode_strategies_are_refused(device):
-    (x,), _ = _pair(device, B)
+# PyTorch's forward-mode Jacobian imports torch.jit, which warns about its own deprecation
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_forward_mode_strategies_match_torch(device):
+    (x, y), (tx, ty) = _pair(device, A, B)
+    two = lambda a, b: ((a.t() * b).tanh(), (a.exp().sum(1) * b).sum())  # noqa: E731
+    _same(F.jacobian(two, (x, y), vectorize=True, strategy="forward-mode"),
+          TF.jacobian(two, (tx, ty), vectorize=True, strategy="forward-mode"))
+    f = lambda a: (a.pow(3) * a.sin()).sum()  # noqa: E731
+    # PyTorch's forward-over-reverse Hessian requires grad without create_graph (a leak of
+    # its implementation); ours is detached, as every result without create_graph
+    _same(F.hessian(f, y, vectorize=True, outer_jacobian_strategy="forward-mode"),
+          TF.hessian(f, ty, vectorize=True, outer_jacobian_strategy="forward-mode"), False)
+    for inputs, torch_inputs in (((x, y), (tx, ty)), ((x,), (tx,)), (x, tx)):
+        _same(F.jacobian(lambda *a: (a[0].sin(), a[0]), inputs, vectorize=True,
+                         strategy="forward-mode"),
+              TF.jacobian(lambda *a: (a[0].sin(), a[0]), torch_inputs, vectorize=True,
+                          strategy="forward-mode"))
+    g = lambda a, b: (a.sin().sum(1) * b).sum()  # noqa: E731
+    _same(F.hessian(g, (x, y), vectorize=True, outer_jacobian_strategy="forward-mode"),
+          TF.hessian(g, (tx, ty), vectorize=True, outer_jacobian_strategy="forward-mode"),
+          False)
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+def test_forward_mode_refusals_match_torch(device):
+    (x,), (tx,) = _pair(device, B)
     f = lambda a: a.pow(3).sum()  # noqa: E731
-    for call in (lambda: F.jacobian(f, x, vectorize=True, strategy="forward-mode"),
-                 lambda: F.hessian(f, x, outer_jacobian_strategy="forward-mode")):
-        with pytest.raises(NotImplementedError, match="not supported by minitorch_meta"):
-            call()
+    cases = [
+        lambda ns, a: ns.jacobian(f, a, vectorize=True, strict=True, strategy="forward-mode"),
+        lambda ns, a: ns.jacobian(f, a, vectorize=True, create_graph=True,
+                                  strategy="forward-mode"),
+        lambda ns, a: ns.hessian(f, a, outer_jacobian_strategy="forward-mode"),
+        lambda ns, a: ns.hessian(f, a, vectorize=True, create_graph=True,
+                                 outer_jacobian_strategy="forward-mode"),
+    ]
+    for case in cases:
+        _errors(lambda c=case: c(F, x), lambda c=case: c(TF, tx))
 
 
 def test_signatures_match_torch():

@@ -1,6 +1,6 @@
 """``torch.func.grad``/``grad_and_value``/``vjp``/``jacrev``/``hessian``: values, structures
-and errors against PyTorch, nested transforms included; forward mode raises
-``NotImplementedError``."""
+and errors against PyTorch, nested transforms included (forward mode:
+test_forward_transforms.py)."""
 
 from __future__ import annotations
 
@@ -298,10 +298,3 @@ def test_hessian_is_the_jacobian_of_the_jacobian():
             np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-12)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: mt.func.jvp(lambda x: x, (mt.ones(2),), (mt.ones(2),)), "jvp"),
-    (lambda: mt.func.jacfwd(lambda x: x), "jacfwd"),
-])
-def test_forward_mode_transforms_raise_not_implemented(call, name):
-    with pytest.raises(NotImplementedError, match=f"torch.func.{name} needs"):
-        call()
