@@ -73,7 +73,9 @@ class Prod(Function):
 
     def backward_graph(self, grad):
         # PyTorch's double backward: its first-order formula differentiated as written, and
-        # that formula picks its branch by reading the data (how many zeros), as ours does.
+        # that formula picks its branch by reading the data (any zero?). Under grad mode it
+        # takes the products of the others at any number of zeros (exact to every order),
+        # where the array formula gives zeros from two on.
         shape, dtype = self.input_specs[0]
         backend, x, kept = self.backend, self.x, self.kept
         grad = grad.reshape(kept.shape)
@@ -86,10 +88,8 @@ class Prod(Function):
             gx = grad * (out.reshape(kept.shape) / xt)
         elif self.dim is not None:
             gx = grad * products_of_others_graph(xt, self.axes[0])
-        elif zeros == 1:
+        else:
             gx = grad * products_of_others_graph(xt.reshape(-1), 0).reshape(shape)
-        else:  # PyTorch's zeros, with no graph: every product of others holds a zero
-            return (self.constant(backend.full(tuple(shape), 0, dtype)),)
         return (gx.to(dtype),)
 
 

@@ -40,6 +40,7 @@ def _with_zeros(x, *positions):
 _WEIGHTS = np.random.default_rng(5).uniform(0.5, 2.0, (3, 4))
 _POS_WEIGHTS = np.random.default_rng(6).uniform(0.5, 2.0, (4,))
 _SIGNED = [[1.0, 0.5, -2.0, 3.0]] * 3
+_SIGNS = [[1.0, -1.0, -1.0, 1.0], [-1.0, 1.0, 1.0, 1.0], [1.0, 1.0, -1.0, -1.0]]
 
 
 def _probabilities(x):
@@ -103,7 +104,9 @@ CASES = {
     # -- activations ---------------------------------------------------------------------
     "band_activations": (lambda L, d, x: (_f(L).hardshrink(x, 0.5) ** 3
                                           + _f(L).softshrink(x, 0.7) ** 3
-                                          + _f(L).threshold(x, 0.2, -1.0) ** 3).sum(),
+                                          + _f(L).threshold(x, 0.2, -1.0) ** 3
+                                          + (_f(L).hardshrink(x, 0.5) + _f(L).softshrink(x, 0.7)
+                                             + _f(L).threshold(x, 0.2, -1.0)) * x).sum(),
                          [(3, 4)]),
     "glu": (lambda L, d, x: (_f(L).glu(x, 1) ** 3).sum() + (_f(L).glu(x, 0) ** 2).sum(),
             [(4, 6)]),
@@ -112,6 +115,16 @@ CASES = {
               [(3, 2, 2), (3,)]),
     "rrelu_eval": (lambda L, d, x: (_f(L).rrelu(x, 0.1, 0.3) ** 3).sum(), [(3, 4)]),
     "sinc": (lambda L, d, x: (L.sinc(x) ** 2).sum() + (x.sinc() * x).sum(), [(3, 4)]),
+    # -- soft margin, cosine similarity ----------------------------------------------------
+    "soft_margin_loss": (lambda L, d, x: _f(L).soft_margin_loss(x, _on(L, d, _SIGNS))
+                         + _f(L).soft_margin_loss(x * x, _on(L, d, _SIGNS[0]), reduction="sum")
+                         + (_f(L).soft_margin_loss(x, _on(L, d, _SIGNS), reduction="none")
+                            ** 2).sum(), [(3, 4)]),
+    "cosine_similarity": (lambda L, d, x, y: (_f(L).cosine_similarity(x, y) ** 2).sum()
+                          + (_f(L).cosine_similarity(x, y[0], dim=0) ** 3).sum()
+                          + _f(L).cosine_similarity(x[0], y[1], dim=0) ** 2
+                          + (_f(L).cosine_similarity(x * 1e-9, y, eps=1e-6) ** 2).sum(),
+                          [(3, 4), (3, 4)]),
 }
 
 
@@ -143,7 +156,8 @@ def test_second_order_gradients_equal_pytorchs(name, device):
 @pytest.mark.parametrize("name", ["prod_without_zeros", "prod_one_zero", "prod_dim_with_zeros",
                                   "cumprod", "cumprod_with_zeros", "logcumsumexp",
                                   "binary_cross_entropy", "binary_cross_entropy_with_logits",
-                                  "glu", "prelu", "sinc"])
+                                  "glu", "prelu", "sinc", "soft_margin_loss",
+                                  "cosine_similarity"])
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
     independent of PyTorch."""
@@ -166,6 +180,23 @@ def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
         results.append([g.detach().numpy() for g in grads])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("values", [[[2.0, 0.0], [0.0, 3.0]], [[0.0, 0.0], [0.0, 3.0]],
+                                    [[2.0, 0.0], [0.0, math.inf]]])
+def test_product_of_everything_with_several_zeros_is_differentiated_exactly(values, device):
+    """With two zeros the gradient is 0 but its derivative is not (the product of the two
+    others); PyTorch's graph gives that, and NaN with an inf, as ours."""
+    results = []
+    for lib in (mt, torch):
+        kwargs = {"device": device} if lib is mt else {}
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True, **kwargs)
+        (g,) = lib.autograd.grad(x.prod(), x, create_graph=True)
+        (h,) = lib.autograd.grad((g * lib.arange(1.0, 5.0, dtype=lib.float64, **kwargs)
+                                  .reshape(2, 2)).sum(), x)
+        results.append((g.detach().cpu().numpy(), h.cpu().numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)
 
 
 def test_sinc_second_derivative_at_zero_is_exact(device):
@@ -234,6 +265,18 @@ def test_float32_gradients_keep_their_dtype(device):
     (g,) = mt.autograd.grad(y, x, create_graph=True)
     (h,) = mt.autograd.grad(g.sum(), x)
     assert g.dtype == h.dtype == mt.float32
+
+
+def test_cosine_similarity_of_a_zero_vector_has_finite_second_derivatives(device):
+    x = mt.tensor([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], dtype=mt.float64, device=device,
+                  requires_grad=True)
+    y = mt.tensor([[1.0, -1.0, 0.5], [0.5, 1.0, 3.0]], dtype=mt.float64, device=device,
+                  requires_grad=True)
+    gx, gy = mt.autograd.grad(_f(mt).cosine_similarity(x, y).sum(), [x, y], create_graph=True)
+    hx, hy = mt.autograd.grad((gx * gx).sum() + (gy * gy).sum(), [x, y])
+    assert all(np.isfinite(h.cpu().numpy()).all() for h in (hx, hy))
+    (plain,) = mt.autograd.grad(_f(mt).cosine_similarity(x, y).sum(), x)
+    np.testing.assert_allclose(gx.detach().cpu().numpy(), plain.cpu().numpy())
 
 
 def test_on_meta_second_order_shapes():
