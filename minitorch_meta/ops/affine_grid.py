@@ -68,6 +68,14 @@ class AffineGridGenerator(Function):
         g = backend.reshape(gy, (gy.shape[0], _product(spatial), self.k))
         return (backend.einsum("npj,pi->nji", g, base),)
 
+    def backward_graph(self, grad):
+        # linear in grad with a constant base grid: ``backward`` as a recorded product
+        spatial = tuple(self.size[2:])
+        base = self.constant(base_grid(self.backend, spatial, self.align_corners,
+                                       self.input_specs[0][1]))
+        g = grad.reshape(grad.shape[0], _product(spatial), self.k)
+        return (g.transpose(1, 2).matmul(base),)
+
 
 def base_grid(backend, spatial: tuple, align_corners: bool, dtype):
     """The ``(points, k + 1)`` array of every pixel's ``(x, y[, z], 1)``, in row-major

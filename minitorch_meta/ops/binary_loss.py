@@ -16,6 +16,7 @@ import struct
 from .. import dtypes
 from ..autograd import is_grad_enabled
 from . import shapes
+from .activations import LogSigmoid
 from .elementwise import logistic
 from .function import Function
 from .loss import _check_reduction, _reduce
@@ -81,6 +82,19 @@ class _BinaryLoss(Function):
             g = backend.binary("div", g, g.dtype.type(self.count))
         return g
 
+    def _scale_graph(self, g, w):
+        """``_scale`` of a gradient tensor, with ``w`` the saved weight array (or None)."""
+        if w is not None:
+            g = g * self.constant(w)
+        if self.reduction == "mean":
+            g = g / self.count
+        return g
+
+    def _in_input_dtypes(self, grads):
+        """Each gradient tensor in its input's dtype (the loss may be computed in another)."""
+        return tuple(None if g is None else g.to(spec[1])
+                     for g, spec in zip(grads, self.input_specs))
+
 
 def _as_dtype(backend, w, like):
     """``w`` in ``like``'s dtype (PyTorch multiplies the weights in place into the loss)."""
@@ -132,6 +146,18 @@ class BinaryCrossEntropy(_BinaryLoss):
             # d/dt = -logit(x) = -log(x / (1 - x)), unclamped (infinite at 0 and 1), as PyTorch
             logit = backend.unary("log", backend.binary("div", x, backend.binary("sub", one, x)))
             gt = self._scale(backend, backend.binary("mul", backend.unary("neg", logit), gy), w)
+        return gx, gt, None
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops: the floor of x (1 - x) passes no gradient where it
+        # holds, as the array formula's maximum
+        x, t = self.graph_input(0, self.x), self.graph_input(1, self.t)
+        gx = gt = None
+        if self.needs_input_grad[0]:
+            floor = ((1 - x) * x).clamp(min=GRAD_EPSILON)
+            gx = self._scale_graph(grad * (x - t) / floor, self.w)
+        if self.needs_input_grad[1]:
+            gt = self._scale_graph(-(x / (1 - x)).log() * grad, self.w)
         return gx, gt, None
 
 
@@ -230,3 +256,23 @@ class BinaryCrossEntropyWithLogits(_BinaryLoss):
         gx, gt = (None if g is None else backend.astype(g, spec[1])
                   for g, spec in zip((gx, gt), self.input_specs))
         return gx, gt, None, None
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops (PyTorch's composition of its double backward)
+        x, t = self.graph_input(0, self.x), self.graph_input(1, self.t)
+        pw = None if self.pw is None else self.constant(self.pw)
+        gx = gt = None
+        if self.needs_input_grad[0]:
+            if pw is None:
+                gx = x.sigmoid() - t
+            else:
+                pt = pw * t
+                gx = (pt + 1 - t) * x.sigmoid() - pt
+            gx = self._scale_graph(gx * grad, self.w)
+        if self.needs_input_grad[1]:
+            if pw is None:
+                gt = -x * grad
+            else:
+                gt = (LogSigmoid()(-x) - LogSigmoid()(x) * pw) * grad
+            gt = self._scale_graph(gt, self.w)
+        return self._in_input_dtypes((gx, gt)) + (None, None)

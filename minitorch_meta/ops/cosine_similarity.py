@@ -13,6 +13,7 @@ from .. import dtypes
 from . import shapes
 from .elementwise import _reduce
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 class CosineSimilarity(Function):
@@ -43,6 +44,8 @@ class CosineSimilarity(Function):
         return shape[:self.axis] + shape[self.axis + 1:], dtype
 
     def forward(self, backend, x1, x2):
+        if self.recording:
+            self.inputs = (x1, x2)  # as they came: what the graph formula joins to
         x1, x2 = (self.broadcast(backend, x) for x in (x1, x2))
         eps = x1.dtype.type(self.eps)
         n1, n2 = self.norm(backend, x1), self.norm(backend, x2)
@@ -90,3 +93,32 @@ class CosineSimilarity(Function):
 
     def sum(self, backend, a):
         return backend.sum(a, self.axis if self.shape else None, True)
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops. Each clamped norm is its norm plus the constant the
+        # clamp added: its value, with the norm's gradient (PyTorch clamps under no_grad).
+        _, _, n1, n2, c1, c2, _, _ = self.saved
+        backend, axis = self.backend, (self.axis if self.shape else None)
+        keep = {} if axis is None else {"dim": axis, "keepdim": True}
+        if self.shape:
+            grad = grad.reshape(self.shape[:self.axis] + (1,) + self.shape[self.axis + 1:])
+        xs, norms, clamped = [], [], []
+        for k, (n, c) in enumerate(((n1, c1), (n2, c2))):
+            x = self.graph_input(k, self.inputs[k]).to(self.dtype).expand(self.shape)
+            norm = x.norm(**keep)  # its gradient is 0 at a zero vector, as PyTorch's
+            xs.append(x)
+            norms.append((norm, self.constant(backend.binary("ne", n, n.dtype.type(0)))))
+            clamped.append(norm + self.constant(backend.binary("sub", c, n)))
+        grads = []
+        for k in range(2):
+            if not self.needs_input_grad[k]:
+                grads.append(None)
+                continue
+            x, (n, nonzero), c = xs[k], norms[k], clamped[k]
+            g_unit = grad * (xs[1 - k] / clamped[1 - k])
+            total = (g_unit * x / (c * c))
+            g_c = -(total.sum(**keep) if axis is not None else total.sum())
+            # 0 where the norm is 0 (the quotient sees 1 there, so no 0 / 0 reaches it)
+            per_norm = (g_c / n.where(nonzero, 1)).where(nonzero, 0)
+            grads.append(reduce_to_input(g_unit / c + x * per_norm, self.input_specs[k]))
+        return tuple(grads)

@@ -45,6 +45,41 @@ class Cumprod(Cumsum):
         gx = gy if not shape else _gradient(backend, gy, self.x, self.out, self.axis)
         return (gx if gx.dtype == dtype.numpy else backend.astype(gx, dtype),)
 
+    def backward_graph(self, grad):
+        # PyTorch's double backward: ``sum_{k >= i} gy[k] out[k] / x[i]`` without zeros (its
+        # gradient reaches x through the output, hence this node, too); with a zero anywhere
+        # (a read of the data, as PyTorch's), the exact products of the others.
+        shape, dtype = self.input_specs[0]
+        backend, x, axis = self.backend, self.x, self.axis
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+        if not shape or shape[axis] <= 1 or x.size <= 1:
+            return (grad,)
+        xt = self.graph_input(0, x)
+        if not int(backend.to_numpy(backend.sum(backend.binary("eq", x, x.dtype.type(0)),
+                                                None, False))):
+            weighted = grad * self.graph_output(self.out)
+            return ((weighted.flip((axis,)).cumsum(axis).flip((axis,)) / xt).to(dtype),)
+        return (_exact_gradient_graph(self, grad, xt, axis).to(dtype),)
+
+
+def _exact_gradient_graph(node, grad, x, axis: int):
+    """``gx[i] = sum over k >= i of gy[k] * prod(x[j] for j <= k, j != i)``, with recorded
+    ops and no division (exact at zeros): row ``i`` of an ``n x n`` table holds ``x`` with
+    ``x[i]`` replaced by 1, and its running product is every partial product without
+    ``x[i]``. Costs ``n`` times the input's memory along ``axis``."""
+    n = x.shape[axis]
+    backend = node.backend
+    steps = backend.arange(0, n, 1, dtypes.int64)
+    rows, columns = backend.reshape(steps, (n, 1)), backend.reshape(steps, (1, n))
+    off_diagonal = node.constant(backend.binary("ne", rows, columns))
+    from_row_on = node.constant(backend.binary("ge", columns, rows))  # k >= i
+    last = x.movedim(axis, -1)  # (..., n)
+    table = last.unsqueeze(-2).expand(*last.shape[:-1], n, n).where(off_diagonal, 1)
+    partial = table.cumprod(-1)  # [..., i, k]: prod over j <= k, j != i
+    terms = (partial * grad.movedim(axis, -1).unsqueeze(-2)).where(from_row_on, 0)
+    return terms.sum(-1).movedim(-1, axis)
+
 
 def _gradient(backend, gy, x, out, axis: int):
     """The gradient of ``cumprod(x)`` along ``axis`` for the output gradient ``gy``."""

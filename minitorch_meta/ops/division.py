@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from .elementwise import Binary
+from .rounding import zero_gradients_graph
 
 
 class Division(Binary):
@@ -65,6 +66,13 @@ class Division(Binary):
             raise RuntimeError(f"derivative for aten::{self.op_name} is not implemented")
         return super()._backward(grad, retain_graph)
 
+    @property
+    def backward_graph(self):
+        # None where there is no derivative: the engine then calls ``_backward``, which raises
+        if not self.has_derivative():
+            return None
+        return Binary.backward_graph.fget(self)
+
 
 def _zero_division(op: str, what: str) -> RuntimeError:
     return RuntimeError(f"ZeroDivisionError: {op}: integer division by zero ({what}); "
@@ -105,13 +113,22 @@ class Remainder(Division):
         need_left, need_right = self.operand_needs()
         g_right = None
         if need_right:
-            x, y = self.x, self.y
-            if self.quotient == "floor_divide":
-                q = backend.binary("floor_divide", x, y)
-            else:
-                q = backend.unary("trunc", backend.binary("div", x, y))
-            g_right = backend.unary("neg", backend.binary("mul", gy, q))
+            g_right = backend.unary("neg", backend.binary("mul", gy, self._quotient(backend)))
         return gy, g_right
+
+    def _quotient(self, backend):
+        """The rounded quotient ``x / y`` (the divisor's gradient is ``-gy`` times it)."""
+        x, y = self.x, self.y
+        if self.quotient == "floor_divide":
+            return backend.binary("floor_divide", x, y)
+        return backend.unary("trunc", backend.binary("div", x, y))
+
+    def grads_graph(self, grad):
+        # the quotient is piecewise constant: no gradient of its own
+        g_right = None
+        if self.operand_needs()[1]:
+            g_right = -(grad * self.constant(self._quotient(self.backend)))
+        return grad, g_right
 
 
 class Fmod(Remainder):
@@ -129,6 +146,9 @@ class DivFloor(Division):
     def backward(self, backend, gy):
         return tuple(backend.full(tuple(shape), 0, dtype) if need else None
                      for (shape, dtype), need in zip(self.input_specs, self.needs_input_grad))
+
+    def backward_graph(self, grad):
+        return zero_gradients_graph(self)
 
 
 class DivTrunc(DivFloor):

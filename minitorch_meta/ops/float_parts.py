@@ -35,6 +35,9 @@ class Frac(Unary):
     def backward(self, backend, gy):
         return (gy,)
 
+    def backward_graph(self, grad):
+        return (grad,)
+
 
 class Copysign(FloatBinary):
     """``|a|`` with the sign of ``b`` (its sign bit: -0.0 counts as negative); ``b`` may be
@@ -145,13 +148,24 @@ class Fmax(Maximum):
     wins = "ge"
 
     def grads(self, backend, gy):
-        x, y = self.x, self.y
-        left = backend.binary("logical_or", backend.binary(self.wins, x, y),
-                              backend.unary("isnan", y))
+        left = self._left_wins(backend)
         zero = gy.dtype.type(0)
         need_left, need_right = self.operand_needs()
         return (backend.where(left, gy, zero) if need_left else None,
                 backend.where(left, zero, gy) if need_right else None)
+
+    def grads_graph(self, grad):
+        # the choice is piecewise constant in the operands: no gradient of its own
+        left = self._left_wins(self.backend)
+        need_left, need_right = self.operand_needs()
+        return (grad.where(self.constant(left), 0) if need_left else None,
+                grad.where(self.constant(self.backend.unary("logical_not", left)), 0)
+                if need_right else None)
+
+    def _left_wins(self, backend):
+        """Where the gradient goes to ``a``: ``a`` wins (ties included) or ``b`` is NaN."""
+        return backend.binary("logical_or", backend.binary(self.wins, self.x, self.y),
+                              backend.unary("isnan", self.y))
 
 
 class Fmin(Fmax):
@@ -203,3 +217,6 @@ class NanToNum(Unary):
 
     def backward(self, backend, gy):
         return (backend.where(backend.unary("isfinite", self.x), gy, gy.dtype.type(0)),)
+
+    def backward_graph(self, grad):  # the mask has no gradient of its own
+        return (grad.where(self.constant(self.backend.unary("isfinite", self.x)), 0),)

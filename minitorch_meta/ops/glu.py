@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import shapes
 from .activations import _FloatingActivation
 from .elementwise import logistic
+from .layout import Cat
 
 
 class Glu(_FloatingActivation):
@@ -55,7 +56,7 @@ class Glu(_FloatingActivation):
         a = backend.getitem(x, first)
         gate = logistic(backend, backend.getitem(x, second))
         if self.recording:
-            self.a, self.gate = a, gate
+            self.x, self.a, self.gate = x, a, gate
         return backend.binary("mul", a, gate)
 
     def backward(self, backend, gy):
@@ -70,3 +71,11 @@ class Glu(_FloatingActivation):
         backend.setitem(gx, first, ga)
         backend.setitem(gx, second, gb)
         return (gx,)
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops on the input's halves (the gate depends on x)
+        x = self.graph_input(0, self.x)
+        first, second = self.halves
+        a, gate = x[first], x[second].sigmoid()
+        ga = grad * gate
+        return (Cat(dim=len(first) - 1)(ga, ga * a * (1 - gate)),)

@@ -63,3 +63,20 @@ class Logcumsumexp(Function):
             part = backend.unary("exp", backend.binary("add", summed, x))
             gx = part if gx is None else backend.binary("sub", gx, part)
         return (gx,)
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops (PyTorch's composition, so its double backward):
+        # the output's share of the gradient flows back through this node.
+        if grad.ndim == 0:
+            return (grad,)
+        axis = self.axis
+        x, out = self.graph_input(0, self.x), self.graph_output(self.out)
+        lowest = float(type_info.finfo(grad.dtype).min)
+        log_size = grad.abs().log()
+        gx = None
+        for part in (grad > 0, grad < 0):  # the positive part of grad, then the negative
+            ratio = log_size.where(part, lowest) - out
+            summed = ratio.flip((axis,)).logcumsumexp(axis).flip((axis,))
+            term = (summed + x).exp()
+            gx = term if gx is None else gx - term
+        return (gx,)

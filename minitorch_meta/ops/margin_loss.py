@@ -84,7 +84,7 @@ class SoftMarginLoss(Function):
     def forward(self, backend, x, t):
         if t.dtype != x.dtype:  # PyTorch computes in the input's dtype
             t = backend.astype(t, dtypes.from_numpy(x.dtype))
-        self.t = t
+        self.x, self.t = x, t
         self.z = backend.unary("exp", backend.binary("mul", backend.unary("neg", x), t))
         return _reduce(backend, backend.unary("log1p", self.z), self.reduction)
 
@@ -95,6 +95,13 @@ class SoftMarginLoss(Function):
         g = backend.binary("mul", backend.binary("mul", self.t, z), z.dtype.type(-norm))
         g = backend.binary("div", g, backend.binary("add", z, z.dtype.type(1)))
         return backend.binary("mul", g, gy), None
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops, z recomputed from the input so that it is joined
+        t = self.constant(self.t)
+        z = (-self.graph_input(0, self.x) * t).exp()
+        norm = 1.0 / max(self.count, 1) if self.reduction == "mean" else 1.0
+        return (t * z * -norm) / (z + 1) * grad, None
 
 
 class MultiMarginLoss(Function):

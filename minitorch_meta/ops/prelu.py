@@ -57,7 +57,7 @@ class Prelu(Function):
         w = backend.reshape(weight, self.laid_shape)
         positive = backend.binary("gt", x, x.dtype.type(0))
         if self.recording:
-            self.x, self.w, self.positive = x, w, positive
+            self.x, self.w, self.weight, self.positive = x, w, weight, positive
         return backend.where(positive, x, backend.binary("mul", w, x))
 
     def backward(self, backend, gy):
@@ -69,6 +69,18 @@ class Prelu(Function):
             shape = tuple(self.input_specs[1][0])
             slopes = backend.where(self.positive, zero, backend.binary("mul", self.x, gy))
             gw = backend.reshape(backend.sum_to_shape(slopes, self.laid_shape), shape)
+        return gx, gw
+
+    def backward_graph(self, grad):
+        # ``backward`` with recorded ops: the mask is a constant, x and the weight are not
+        positive = self.constant(self.positive)
+        gx = gw = None
+        if self.needs_input_grad[0]:
+            w = self.graph_input(1, self.weight).reshape(self.laid_shape)
+            gx = grad.where(positive, w * grad)
+        if self.needs_input_grad[1]:
+            slopes = (self.graph_input(0, self.x) * grad).where(positive.logical_not(), 0)
+            gw = slopes.sum_to_size(self.laid_shape).reshape(tuple(self.input_specs[1][0]))
         return gx, gw
 
 

@@ -15,6 +15,7 @@ from .. import dtypes
 from . import shapes
 from .cumulative import accumulation_dtype, flip
 from .function import Function
+from .layout import Cat
 from .reduction import drop_reduced_dims
 
 
@@ -70,6 +71,27 @@ class Prod(Function):
             gx = _one_dim_gradient(backend, gy, x, kept, self.axes[0])
         return (gx if gx.dtype == dtype.numpy else backend.astype(gx, dtype),)
 
+    def backward_graph(self, grad):
+        # PyTorch's double backward: its first-order formula differentiated as written, and
+        # that formula picks its branch by reading the data (any zero?). Under grad mode it
+        # takes the products of the others at any number of zeros (exact to every order),
+        # where the array formula gives zeros from two on.
+        shape, dtype = self.input_specs[0]
+        backend, x, kept = self.backend, self.x, self.kept
+        grad = grad.reshape(kept.shape)
+        if not shape:
+            return (grad.to(dtype),)
+        zeros = int(backend.to_numpy(_zero_count(backend, x)))
+        xt = self.graph_input(0, x)
+        if zeros == 0:  # the output depends on x too: through this node (graph_output)
+            out = self.graph_output(drop_reduced_dims(backend, kept, self.axes, self.keepdim))
+            gx = grad * (out.reshape(kept.shape) / xt)
+        elif self.dim is not None:
+            gx = grad * products_of_others_graph(xt, self.axes[0])
+        else:
+            gx = grad * products_of_others_graph(xt.reshape(-1), 0).reshape(shape)
+        return (gx.to(dtype),)
+
 
 def _one_dim_gradient(backend, gy, x, kept, axis: int):
     """PyTorch's rule along a dim: ``result / x`` when the input has no zero at all, else
@@ -118,3 +140,18 @@ def products_of_others(backend, x, axis: int):
     from_left = backend.cumprod(shifted_right, axis)  # [1, a, a*b]
     from_right = flip(backend, backend.cumprod(flip(backend, shifted_left, axis), axis), axis)
     return backend.binary("mul", from_left, from_right)
+
+
+def products_of_others_graph(x, axis: int):
+    """``products_of_others`` of the tensor ``x`` with recorded ops (cat, narrow, cumprod
+    and flip, PyTorch's composition), so that it can be differentiated again.
+
+    Shape:
+        ``x``'s shape.
+    """
+    n = x.shape[axis]
+    ones_shape = tuple(1 if d == axis else size for d, size in enumerate(x.shape))
+    ones = x.new_ones(ones_shape)
+    from_left = Cat(dim=axis)(ones, x.narrow(axis, 0, max(n - 1, 0))).cumprod(axis)
+    from_right = Cat(dim=axis)(ones, x.narrow(axis, min(1, n), max(n - 1, 0)).flip((axis,)))
+    return from_left * from_right.cumprod(axis).flip((axis,))

@@ -42,6 +42,18 @@ class Rounding(Unary):
         shape, dtype = self.input_specs[0]
         return (backend.full(tuple(shape), 0, dtype),)
 
+    def backward_graph(self, grad):
+        return zero_gradients_graph(self)
+
+
+def zero_gradients_graph(node) -> tuple:
+    """The gradients of a piecewise-constant op under ``create_graph``: zeros of each input's
+    shape that need one, with no graph (PyTorch's ``zeros_like``), so that a second backward
+    through them adds nothing rather than raising."""
+    backend = node.backend
+    return tuple(node.constant(backend.full(tuple(shape), 0, dtype)) if need else None
+                 for (shape, dtype), need in zip(node.input_specs, node.needs_input_grad))
+
 
 class Floor(Rounding):
     op_name, backward_name, kernel = "floor", "FloorBackward0", "floor"

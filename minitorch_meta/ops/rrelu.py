@@ -58,3 +58,10 @@ class RreluWithNoise(_FloatingActivation):
     def backward(self, backend, gy):
         gx = backend.where(self.passes, gy, backend.binary("mul", gy, self.slope))
         return (gx,) + (None,) * (len(self.input_specs) - 1)  # the noise has none
+
+    def backward_graph(self, grad):
+        # the mask and the slopes are constants: linear in grad
+        evaluating = len(self.input_specs) == 1  # one slope, else the noise
+        slope = float(self.slope) if evaluating else self.constant(self.slope)
+        gx = grad.where(self.constant(self.passes), grad * slope)
+        return (gx,) + (None,) * (len(self.input_specs) - 1)

@@ -43,6 +43,9 @@ class _Band(_FloatingActivation):
     def backward(self, backend, gy):
         return (backend.where(self.outside, gy, gy.dtype.type(0)),)
 
+    def backward_graph(self, grad):  # the mask has no gradient of its own
+        return (grad.where(self.constant(self.outside), 0),)
+
 
 def _outside(backend, x, low, high):
     """``not (low <= x <= high)``: True outside the band, and for NaN."""
@@ -143,3 +146,6 @@ class Threshold(Function):
 
     def backward(self, backend, gy):
         return (backend.where(self.below, gy.dtype.type(0), gy),)
+
+    def backward_graph(self, grad):  # the mask has no gradient of its own
+        return (grad.where(self.constant(self.backend.unary("logical_not", self.below)), 0),)

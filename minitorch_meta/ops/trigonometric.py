@@ -182,6 +182,19 @@ class Sinc(FloatUnary):
         slope = backend.where(backend.binary("eq", x, _scalar(x, 0)), _scalar(x, 0), slope)
         return (_mul(backend, gy, slope),)
 
+    def backward_graph(self, grad):
+        # The same slope away from 0. At 0 its value is 0 but its derivatives are not
+        # (sinc'' (0) = -pi^2 / 3): there the slope is its Taylor polynomial, exact for the
+        # second to the fourth derivative of sinc, where PyTorch's formula gives NaN. The
+        # quotient sees 1 at 0, so that no 0 / 0 reaches its gradient either.
+        at_zero = self.backend.binary("eq", self.x, _scalar(self.x, 0))
+        x = self.graph_input(0, self.x)
+        safe = x.where(self.constant(self.backend.unary("logical_not", at_zero)), 1)
+        px = safe * math.pi
+        away = (px * px.cos() - px.sin()) / (px * safe)
+        near = x * (-math.pi ** 2 / 3) + x ** 3 * (math.pi ** 4 / 30)
+        return (grad * near.where(self.constant(at_zero), away),)
+
 
 class FloatBinary(Binary):
     """Base of the binary ops whose result is floating-point: two integer or bool

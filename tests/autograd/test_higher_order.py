@@ -194,14 +194,20 @@ def test_an_op_without_a_graph_formula_is_differentiable_once_then_raises():
 
 
 def test_a_subclass_with_another_gradient_does_not_inherit_the_graph_formula():
-    """``fmax`` subclasses ``maximum`` with another first-order rule; the graph formula
-    written for ``maximum`` must not serve it (it is differentiable once instead)."""
+    """A subclass of ``maximum`` with another first-order rule must not be served by the
+    graph formula written for ``maximum`` (it is differentiable once instead); ``fmax``,
+    such a subclass, has a graph formula of its own."""
     from minitorch_meta.ops import graph_backward
     from minitorch_meta.ops.elementwise import Maximum
     from minitorch_meta.ops.float_parts import Fmax
 
+    class OtherGradient(Maximum):
+        def grads(self, backend, gy):
+            return gy, gy
+
     assert graph_backward.formula_applies(Maximum)
-    assert not graph_backward.formula_applies(Fmax)
+    assert not graph_backward.formula_applies(OtherGradient)
+    assert graph_backward.formula_applies(Fmax)
 
 
 def test_on_meta_second_order_gradients_have_the_inputs_shapes():
