@@ -331,3 +331,19 @@ def test_next_functions_lead_to_leaves():
     y = x * 2
     (node,) = [n for n in y.grad_fn.next_functions if n is not None]
     assert node.name() == "torch::autograd::AccumulateGrad" and node.variable is x
+
+
+def test_a_function_instance_called_twice_while_recording_is_refused():
+    """An op instance is one graph node: a second recorded call would re-point the first
+    output's node at the second call's inputs (a silently wrong gradient)."""
+    from minitorch_meta.ops.layout import Cat
+
+    a = mt.ones(2, requires_grad=True)
+    cat = Cat(dim=0)
+    cat(a, a)
+    with pytest.raises(RuntimeError, match="Cat was called a second time while recording"):
+        cat(a, a)
+    again = Cat(dim=0)
+    with mt.no_grad():  # nothing recorded: no node to re-point
+        again(a, a)
+        again(a, a)

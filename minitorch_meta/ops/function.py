@@ -156,6 +156,12 @@ class Function:
     def _record(self, backend, inputs) -> None:
         """Make this function the graph node of its output: edges to the inputs' nodes, and
         what the engine needs to know about each input. One pass over the inputs."""
+        if "next_functions" in self.__dict__:
+            # a second recorded call would re-point the first output's node at the second
+            # call's inputs: a silently wrong gradient (a bug in the op's caller)
+            raise RuntimeError(f"{type(self).__name__} was called a second time while "
+                               "recording a graph: a Function instance is one graph node; "
+                               "make a new instance for each call")
         edges, needs, specs = [], [], []
         for t in inputs:
             edges.append(_edge(t))
