@@ -11,6 +11,7 @@ and device.
 from __future__ import annotations
 
 from . import alias_functions as AF
+from . import bessel_gamma_functions as BG
 from . import broadcast_functions as BF
 from . import closeness as CL
 from . import conjugation as CJ
@@ -510,6 +511,9 @@ class TensorMethods:
     conj, conj_physical, resolve_conj, resolve_neg, is_conj, is_neg = (
         CJ.conj, CJ.conj_physical, CJ.resolve_conj, CJ.resolve_neg, CJ.is_conj, CJ.is_neg)
     narrow_copy = VC.narrow_copy
+    # Bessel and gamma-family functions (bessel_gamma_functions.py)
+    i0, i0_, mvlgamma, mvlgamma_ = BG.i0, BG.i0_, BG.mvlgamma, BG.mvlgamma_
+    polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from . import xp_special
+from . import xp_bessel, xp_polygamma, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -82,6 +82,8 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             "arctanh": xp.arctanh, "exp2": xp.exp2, "signbit": xp.signbit})
         self._unary.update({name: self._special_kernel(name)
                             for name in ("erfc", "erfinv", "lgamma", "digamma", "trigamma")})
+        self._unary.update({name: self._special_kernel(name, xp_bessel)
+                            for name in ("i0", "i0e", "i1", "i1e")})
         self._binary.update({
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
@@ -120,11 +122,11 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             return self.erf(a.astype(self.xp.float32)).astype(a.dtype)
         return self.erf(a)
 
-    def _special_kernel(self, name):
-        """The kernel of one of ``xp_special``'s functions. Their series are float32 or
-        float64 ones: float16 is computed in float32 (summed in float16 it would round at
-        every step)."""
-        function = getattr(xp_special, name)
+    def _special_kernel(self, name, module=xp_special):
+        """The kernel of one of ``xp_special``'s (or ``module``'s) functions. Their series
+        are float32 or float64 ones: float16 is computed in float32 (summed in float16 it
+        would round at every step)."""
+        function = getattr(module, name)
         needs_erf = name in ("erfc", "erfinv")
 
         def kernel(a):
@@ -243,6 +245,15 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def where(self, condition, a, b):
         return self.xp.where(condition, a, b)
+
+    def polygamma(self, n, a):
+        xp = self.xp
+        # n! (x + k)^-(n+1) leaves float32's range for moderate n although the product is
+        # in it: float32 and float16 are computed in float64 (PyTorch's CPU kernel does so)
+        x = a if n < 2 or a.dtype == xp.float64 else a.astype(xp.float64)
+        if x.dtype == xp.float16:
+            x = x.astype(xp.float32)
+        return xp_polygamma.polygamma(xp, n, x).astype(a.dtype, copy=False)
 
     def frexp(self, a):
         mantissa, exponent = self.xp.frexp(a)
