@@ -27,38 +27,51 @@ def _whole(function: str, name: str, position: int, value) -> int:
     return value
 
 
-def polygamma(n: int, input):  # noqa: A002 - PyTorch's name
-    """``psi^(n)(input)``, the ``n``-th derivative of digamma (``n >= 0`` whole).
+def _polygamma(name: str):
+    """``name(n, input)``: ``psi^(n)(input)``, ``name`` in the argument errors."""
+    def function(n: int, input):  # noqa: A002 - PyTorch's name
+        return Polygamma(_whole(name, "n", 1, n))(input)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = """``psi^(n)(input)``, the ``n``-th derivative of digamma (``n >= 0``
+    whole).
 
     Shape:
         the output has the input's shape (float32 for an integer or bool input).
     """
-    return Polygamma(_whole("polygamma", "n", 1, n))(input)
+    return function
 
 
-def mvlgamma(input, p: int):  # noqa: A002 - PyTorch's name
-    """The log of the multivariate gamma function of dimension ``p >= 1``:
+def _mvlgamma(name: str, position: int):
+    """``name(input, p)``: the multivariate log-gamma; ``p`` is argument ``position`` in
+    the argument errors (2 for the function, 1 for the Tensor method)."""
+    def function(input, p: int):  # noqa: A002 - PyTorch's name
+        return Mvlgamma(_whole(name, "p", position, p))(input)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = """The log of the multivariate gamma function of dimension ``p >= 1``:
     ``p (p - 1) / 4 log(pi) + sum(lgamma(input - i/2), i < p)``.
 
     Shape:
-        the output has the input's shape (float32 for an integer or bool input).
+        the output has the input's shape (float32 for an integer input).
     """
-    return Mvlgamma(_whole("mvlgamma", "p", 2, p))(input)
+    return function
 
 
-def multigammaln(input, p: int):  # noqa: A002 - PyTorch's name
-    """``torch.special.multigammaln``: ``mvlgamma``."""
-    return Mvlgamma(_whole("multigammaln", "p", 2, p))(input)
+polygamma = _polygamma("polygamma")
+special_polygamma = _polygamma("special_polygamma")
+mvlgamma = _mvlgamma("mvlgamma", 2)
+multigammaln = _mvlgamma("special_multigammaln", 2)
+multigammaln.__name__ = multigammaln.__qualname__ = "multigammaln"
 
 
+# -- Tensor methods ---------------------------------------------------------------------
 def polygamma_method(self, n: int):
     """``x.polygamma(n)``: ``polygamma(n, x)``."""
     return polygamma(n, self)
 
 
 polygamma_method.__name__ = polygamma_method.__qualname__ = "polygamma"
-
-
+mvlgamma_method = _mvlgamma("mvlgamma", 1)
 i0_ = _in_place(i0, "i0_")
-mvlgamma_ = _in_place(mvlgamma, "mvlgamma_")
-polygamma_ = _in_place(polygamma_method, "polygamma_")
+mvlgamma_ = _in_place(_mvlgamma("mvlgamma_", 1), "mvlgamma_")
+_polygamma_in_place = _polygamma("polygamma_")
+polygamma_ = _in_place(lambda self, n: _polygamma_in_place(n, self), "polygamma_")

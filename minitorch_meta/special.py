@@ -18,7 +18,7 @@ gammaln, digamma, psi = _MM.lgamma, _MM.digamma, _MM.digamma
 expm1, log1p = _M.expm1, _M.log1p
 logsumexp = _F.logsumexp
 i0, i0e, i1, i1e = _BG.i0, _BG.i0e, _BG.i1, _BG.i1e
-polygamma, multigammaln = _BG.polygamma, _BG.multigammaln
+polygamma, multigammaln = _BG.special_polygamma, _BG.multigammaln
 
 
 def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name

@@ -512,7 +512,7 @@ class TensorMethods:
         CJ.conj, CJ.conj_physical, CJ.resolve_conj, CJ.resolve_neg, CJ.is_conj, CJ.is_neg)
     narrow_copy = VC.narrow_copy
     # Bessel and gamma-family functions (bessel_gamma_functions.py)
-    i0, i0_, mvlgamma, mvlgamma_ = BG.i0, BG.i0_, BG.mvlgamma, BG.mvlgamma_
+    i0, i0_, mvlgamma, mvlgamma_ = BG.i0, BG.i0_, BG.mvlgamma_method, BG.mvlgamma_
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
 
 

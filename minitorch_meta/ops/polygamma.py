@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from .. import dtypes
 from .unary_math import FloatUnary
 
 
@@ -53,7 +54,8 @@ class Mvlgamma(FloatUnary):
         the output has the input's shape (float32 for an integer or bool input).
 
     Raises:
-        RuntimeError when ``p < 1``, as PyTorch (on every device: the rule reads no data).
+        RuntimeError when ``p < 1`` or for a bool input, as PyTorch (on every device: the
+        rule reads no data).
     """
 
     op_name, backward_name = "mvlgamma", "MvlgammaBackward0"
@@ -66,6 +68,9 @@ class Mvlgamma(FloatUnary):
         if self.p < 1:
             raise RuntimeError(f"mvlgamma: p has to be greater than or equal to 1; got p = "
                                f"{self.p}")
+        if x._dtype is dtypes.bool_:
+            raise RuntimeError("The input tensor may not be a boolean tensor; convert it "
+                               "with .float() first")
         return super().infer(x)
 
     def _sum(self, backend, kernel, x):
