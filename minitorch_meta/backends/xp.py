@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from . import xp_bessel, xp_polygamma, xp_special
+from . import xp_bessel, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -34,6 +34,7 @@ from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
 from .xp_lu import LuKernels
 from .xp_matrix_exp import MatrixExpKernels
+from .xp_polygamma import polygamma as polygamma_kernel
 from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
 from .xp_topk import TopkKernels
@@ -253,7 +254,7 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         x = a if n < 2 or a.dtype == xp.float64 else a.astype(xp.float64)
         if x.dtype == xp.float16:
             x = x.astype(xp.float32)
-        return xp_polygamma.polygamma(xp, n, x).astype(a.dtype, copy=False)
+        return polygamma_kernel(xp, n, x).astype(a.dtype, copy=False)
 
     def frexp(self, a):
         mantissa, exponent = self.xp.frexp(a)

@@ -25,7 +25,8 @@ import math
 from fractions import Fraction
 from functools import cache
 
-from . import xp_special
+# plain names: the CUDA path's static check reads ``module.name`` as an array's attribute
+from .xp_special import _cot_pi, digamma, polynomial, trigamma
 
 #: Bernoulli numbers ``B_2k`` used by the Euler-Maclaurin tail (k = 1 ... this)
 BERNOULLI_TERMS = 12
@@ -35,7 +36,7 @@ def _bernoulli_even(count: int) -> list:
     """``B_2, B_4, ..., B_2count`` exactly (the recurrence ``sum(C(m+1, j) B_j) = 0``)."""
     b = [Fraction(1)]
     for m in range(1, 2 * count + 1):
-        b.append(-sum(math.comb(m + 1, j) * b[j] for j in range(m)) / (m + 1))
+        b = [*b, -sum(math.comb(m + 1, j) * b[j] for j in range(m)) / (m + 1)]
     return b[2::2]
 
 
@@ -52,11 +53,8 @@ def start(n: int) -> float:
 def tail_coefficients(n: int) -> tuple:
     """``B_2k (n+1)_(2k-1) / (2k)!`` for k = 1 ... BERNOULLI_TERMS (the tail in ``1/w²``)."""
     s = n + 1
-    out = []
-    for k, b in enumerate(_B_EVEN, start=1):
-        rising = math.prod(range(s, s + 2 * k - 1))
-        out.append(float(b * rising / math.factorial(2 * k)))
-    return tuple(out)
+    return tuple(float(b * math.prod(range(s, s + 2 * k - 1)) / math.factorial(2 * k))
+                 for k, b in enumerate(_B_EVEN, start=1))
 
 
 @cache
@@ -70,23 +68,23 @@ def cot_derivative(n: int) -> tuple:
         p = [-(derivative[k] + (derivative[k - 2] if k >= 2 else 0))
              for k in range(len(derivative))]
         while len(p) > 1 and p[-1] == 0:
-            p.pop()
+            p = p[:-1]
     return tuple(float(c) for c in p)
 
 
 def polygamma(xp, n: int, x):
     """``psi^(n)(x)`` for a whole ``n >= 0``."""
     if n == 0:
-        return xp_special.digamma(xp, x)
+        return digamma(xp, x)
     if n == 1:
-        return xp_special.trigamma(xp, x)
+        return trigamma(xp, x)
     sign = -1.0 if n % 2 == 0 else 1.0  # (-1)^(n+1)
     reflect = x < 0
     w = xp.where(reflect, 1.0 - x, x)
     out = sign * float(math.factorial(n)) * _hurwitz_zeta(xp, n, w)
     r = x - xp.rint(x)  # cot(pi x) = cot(pi r), exactly reduced to [-1/2, 1/2]
-    cot = xp_special._cot_pi(xp, r)
-    reflected = (-sign) * out - math.pi ** (n + 1) * xp_special.polynomial(
+    cot = _cot_pi(xp, r)
+    reflected = (-sign) * out - math.pi ** (n + 1) * polynomial(
         cot_derivative(n), cot)
     out = xp.where(reflect, reflected, out)
     pole = (x == 0) | (reflect & (r == 0)) | (x == -math.inf)
@@ -103,5 +101,5 @@ def _hurwitz_zeta(xp, n: int, w):
         total = xp.where(up, total + xp.power(w, -float(s)), total)
         w = xp.where(up, w + 1.0, w)
     v = 1.0 / (w * w)
-    tail = (1.0 / n + 0.5 / w + v * xp_special.polynomial(tail_coefficients(n), v))
+    tail = (1.0 / n + 0.5 / w + v * polynomial(tail_coefficients(n), v))
     return total + tail * xp.power(w, -float(n))
