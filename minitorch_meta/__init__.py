@@ -627,6 +627,9 @@ __all__ += ["conj", "conj_physical", "is_conj", "is_neg", "resolve_conj", "resol
             "diagonal_copy", "expand_copy", "narrow_copy", "permute_copy", "select_copy",
             "slice_copy", "split_copy", "split_with_sizes_copy", "squeeze_copy", "t_copy",
             "transpose_copy", "unbind_copy", "unfold_copy", "unsqueeze_copy", "view_copy"]
+from .bessel_gamma_functions import i0, i0_, mvlgamma, polygamma  # noqa: E402
+
+__all__ += ["i0", "i0_", "mvlgamma", "polygamma"]
 
 # low-level resizing (resizing.py)
 from .resizing import resize_as_function as resize_as_  # noqa: E402

@@ -72,6 +72,8 @@ FUNCTIONS_WITH_OUT = (
     "expand_copy", "narrow_copy", "permute_copy", "select_copy", "slice_copy", "split_copy",
     "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
     "unfold_copy", "unsqueeze_copy", "view_copy",
+    # bessel_gamma_functions.py
+    "i0", "mvlgamma", "polygamma",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -116,6 +118,7 @@ LINALG_EXACT_DTYPE = frozenset(LINALG_FUNCTIONS_WITH_OUT) - {
 SPECIAL_FUNCTIONS_WITH_OUT = (
     "digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
     "log1p", "logit", "logsumexp", "psi", "round", "sinc", "xlogy",
+    "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma",
 )
 SPECIAL_EXACT_DTYPE = frozenset(("round",))
 

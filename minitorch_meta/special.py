@@ -4,6 +4,7 @@ itself: ``special.expit`` is ``sigmoid``, ``special.gammaln`` is ``lgamma``, ...
 
 from __future__ import annotations
 
+from . import bessel_gamma_functions as _BG
 from . import functions as _F
 from . import math_functions as _M
 from . import more_math_functions as _MM
@@ -16,6 +17,8 @@ logit, xlogy, sinc, exp2 = _MM.logit, _MM.xlogy, _MM.sinc, _MM.exp2
 gammaln, digamma, psi = _MM.lgamma, _MM.digamma, _MM.digamma
 expm1, log1p = _M.expm1, _M.log1p
 logsumexp = _F.logsumexp
+i0, i0e, i1, i1e = _BG.i0, _BG.i0e, _BG.i1, _BG.i1e
+polygamma, multigammaln = _BG.special_polygamma, _BG.multigammaln
 
 
 def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
@@ -44,4 +47,4 @@ _out_argument.give_out_keyword(globals(), _out_argument.SPECIAL_FUNCTIONS_WITH_O
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
            "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
-           "xlogy"]
+           "xlogy", "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma"]

@@ -11,6 +11,7 @@ and device.
 from __future__ import annotations
 
 from . import alias_functions as AF
+from . import bessel_gamma_functions as BG
 from . import broadcast_functions as BF
 from . import closeness as CL
 from . import conjugation as CJ
@@ -527,6 +528,9 @@ class TensorMethods:
     narrow_copy = VC.narrow_copy
     # PyTorch's low-level resizing (resizing.py)
     resize_, resize_as_ = RZ.resize_, RZ.resize_as_
+    # Bessel and gamma-family functions (bessel_gamma_functions.py)
+    i0, i0_, mvlgamma, mvlgamma_ = BG.i0, BG.i0_, BG.mvlgamma_method, BG.mvlgamma_
+    polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -51,7 +51,8 @@ elementwise (NumPy broadcasting)
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,
                                 ``fmod`` is C's, ``invert`` is bitwise not; ``erfc``,
                                 ``erfinv``, ``lgamma``, ``digamma`` and ``trigamma``
-                                (``polygamma(1, x)``) are SciPy's ``special`` functions
+                                (``polygamma(1, x)``), ``i0``, ``i0e``, ``i1`` and ``i1e``
+                                are SciPy's ``special`` functions
                                 of those names, on floating-point arrays; ``signbit`` too;
                                 ``left_shift``/``right_shift`` take shifts in
                                 [0, bits) only, ``gcd``/``lcm`` integers, ``nextafter``
@@ -59,6 +60,8 @@ elementwise (NumPy broadcasting)
     where(condition, a, b)
     frexp(a) -> (mantissa, exponent)   floating ``a`` as ``mantissa * 2 ** exponent``,
                                 ``|mantissa|`` in [0.5, 1) (``a``'s dtype), ``exponent`` int32
+    polygamma(n, a)             the ``n``-th derivative of digamma (``n`` a whole Python
+                                number >= 0) of the floating-point ``a``, in ``a``'s dtype
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
     argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
@@ -230,7 +233,8 @@ UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
          "sin", "cos", "expm1", "log2", "log10", "floor", "ceil", "rint", "trunc",
          "isnan", "isinf", "isfinite", "logical_not", "invert",
          "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
-         "exp2", "signbit", "erfc", "erfinv", "lgamma", "digamma", "trigamma")
+         "exp2", "signbit", "erfc", "erfinv", "lgamma", "digamma", "trigamma",
+         "i0", "i0e", "i1", "i1e")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
@@ -276,6 +280,7 @@ class Backend:
     def binary(self, name, a, b): self._missing("binary")
     def where(self, condition, a, b): self._missing("where")
     def frexp(self, a): self._missing("frexp")
+    def polygamma(self, n, a): self._missing("polygamma")
     def sum(self, a, axis, keepdims): self._missing("sum")
     def max(self, a, axis, keepdims): self._missing("max")
     def min(self, a, axis, keepdims): self._missing("min")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from . import xp_special
+from . import xp_bessel, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -34,6 +34,7 @@ from .xp_half import HalfKernels
 from .xp_linalg import LinalgKernels
 from .xp_lu import LuKernels
 from .xp_matrix_exp import MatrixExpKernels
+from .xp_polygamma import polygamma as polygamma_kernel
 from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
 from .xp_topk import TopkKernels
@@ -82,6 +83,8 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             "arctanh": xp.arctanh, "exp2": xp.exp2, "signbit": xp.signbit})
         self._unary.update({name: self._special_kernel(name)
                             for name in ("erfc", "erfinv", "lgamma", "digamma", "trigamma")})
+        self._unary.update({name: self._special_kernel(name, xp_bessel)
+                            for name in ("i0", "i0e", "i1", "i1e")})
         self._binary.update({
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
@@ -120,11 +123,11 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             return self.erf(a.astype(self.xp.float32)).astype(a.dtype)
         return self.erf(a)
 
-    def _special_kernel(self, name):
-        """The kernel of one of ``xp_special``'s functions. Their series are float32 or
-        float64 ones: float16 is computed in float32 (summed in float16 it would round at
-        every step)."""
-        function = getattr(xp_special, name)
+    def _special_kernel(self, name, module=xp_special):
+        """The kernel of one of ``xp_special``'s (or ``module``'s) functions. Their series
+        are float32 or float64 ones: float16 is computed in float32 (summed in float16 it
+        would round at every step)."""
+        function = getattr(module, name)
         needs_erf = name in ("erfc", "erfinv")
 
         def kernel(a):
@@ -243,6 +246,15 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def where(self, condition, a, b):
         return self.xp.where(condition, a, b)
+
+    def polygamma(self, n, a):
+        xp = self.xp
+        # n! (x + k)^-(n+1) leaves float32's range for moderate n although the product is
+        # in it: float32 and float16 are computed in float64 (PyTorch's CPU kernel does so)
+        x = a if n < 2 or a.dtype == xp.float64 else a.astype(xp.float64)
+        if x.dtype == xp.float16:
+            x = x.astype(xp.float32)
+        return polygamma_kernel(xp, n, x).astype(a.dtype, copy=False)
 
     def frexp(self, a):
         mantissa, exponent = self.xp.frexp(a)

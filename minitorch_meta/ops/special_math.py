@@ -2,13 +2,16 @@
 
 Their kernels are the backend's (``backends/xp_special.py``: series and approximations to
 float64 round-off); gradients as PyTorch's. Integer and bool inputs give the default float
-dtype, as in PyTorch.
+dtype, as in PyTorch. Each has a tensor-op twin of its gradient (``backward_graph``) for
+gradients of gradients: lgamma's is digamma, digamma's ``polygamma(1, x)``, whose own
+gradient is ``polygamma(2, x)`` and so on (``polygamma.py``).
 """
 
 from __future__ import annotations
 
 import math
 
+from .polygamma import Polygamma
 from .unary_math import FloatUnary
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -30,6 +33,10 @@ class Erfc(FloatUnary):
         return (backend.binary("mul", gy, backend.binary(
             "mul", bell, x.dtype.type(-_TWO_OVER_SQRT_PI))),)
 
+    def backward_graph(self, grad):
+        x = self.graph_input(0, self.x)
+        return (grad * ((-(x * x)).exp() * -_TWO_OVER_SQRT_PI),)
+
 
 class Erfinv(FloatUnary):
     """The inverse of ``erf`` on ``[-1, 1]`` (``±inf`` at ``±1``, NaN beyond).
@@ -47,6 +54,10 @@ class Erfinv(FloatUnary):
         return (backend.binary("mul", gy, backend.binary(
             "mul", rise, out.dtype.type(1 / _TWO_OVER_SQRT_PI))),)
 
+    def backward_graph(self, grad):
+        out = self.graph_output(self.out)
+        return (grad * ((out * out).exp() * (1 / _TWO_OVER_SQRT_PI)),)
+
 
 class Lgamma(FloatUnary):
     """``log |Gamma(x)|`` (``inf`` at 0, the negative integers and ``±inf``).
@@ -63,6 +74,13 @@ class Lgamma(FloatUnary):
     def backward(self, backend, gy):
         return (backend.binary("mul", gy, backend.unary(self.derivative, self.x)),)
 
+    def backward_graph(self, grad):
+        return (grad * self.derivative_op()(self.graph_input(0, self.x)),)
+
+    def derivative_op(self):
+        """The op of the derivative (its kernel is ``derivative``)."""
+        return Digamma()
+
 
 class Digamma(Lgamma):
     """``psi(x)``, the derivative of ``lgamma`` (``-inf`` at 0, ``inf`` at -0.0, NaN at
@@ -74,3 +92,6 @@ class Digamma(Lgamma):
 
     op_name, backward_name, kernel, derivative = "digamma", "DigammaBackward0", "digamma", \
         "trigamma"
+
+    def derivative_op(self):
+        return Polygamma(1)
