@@ -15,27 +15,27 @@ from .distribution import Distribution
 
 
 def natural_gradients(family: ExponentialFamily) -> tuple:
-    """``(theta, F(theta), dF/dtheta)`` at ``family``'s natural parameters: ``theta`` as
-    fresh leaves, the other two detached from the parameters' graph.
+    """``(theta, F(theta), dF/dtheta)`` at ``family``'s natural parameters.
 
-    A gradient that flows into the parameters would need the gradient of ``dF/dtheta``,
-    a second-order one, which minitorch_meta does not compute.
-
-    Raises:
-        NotImplementedError: a natural parameter requires grad while grad mode is on.
+    When a natural parameter requires grad under grad mode, all three stay joined to the
+    parameters' graph (``dF/dtheta`` recorded with ``create_graph=True``), so the generic
+    entropy and KL are differentiable in the parameters, through the second-order
+    formulas of the ops in ``F``. Otherwise the three are plain values. (PyTorch detaches
+    ``theta``, so its generic entropy and KL pass no gradient to them; the values are the
+    same.)
     """
     params = family._natural_params
-    if is_grad_enabled() and any(p.requires_grad for p in params):
-        raise NotImplementedError(
-            f"The exponential-family Bregman divergence of {type(family).__name__} needs "
-            "higher-order gradients (PyTorch differentiates dF/dtheta with "
-            "create_graph=True), which minitorch_meta does not support: detach the "
-            "parameters or run under torch.no_grad()")
-    leaves = [p.detach().requires_grad_() for p in params]
+    differentiable = is_grad_enabled() and any(p.requires_grad for p in params)
+    # dF/dtheta needs every theta as an input that requires grad: the ones that do not
+    # (a fixed scale beside a learned location) become fresh leaves
+    inputs = [p if differentiable and p.requires_grad else p.detach().requires_grad_()
+              for p in params]
     with enable_grad():
-        log_normalizer = family._log_normalizer(*leaves)
-        gradients = grad(log_normalizer.sum(), leaves)
-    return leaves, log_normalizer.detach(), gradients
+        log_normalizer = family._log_normalizer(*inputs)
+        gradients = grad(log_normalizer.sum(), inputs, create_graph=differentiable)
+    if not differentiable:
+        return [p.detach() for p in inputs], log_normalizer.detach(), gradients
+    return inputs, log_normalizer, gradients
 
 
 class ExponentialFamily(Distribution):
@@ -64,15 +64,11 @@ class ExponentialFamily(Distribution):
 
         Shape:
             ``batch_shape``.
-
-        Raises:
-            NotImplementedError: a natural parameter requires grad (its gradient would be
-            a second-order one).
         """
         carrier = self._mean_carrier_measure  # first: a family without one raises here
         leaves, log_normalizer, gradients = natural_gradients(self)
         result = log_normalizer - carrier
         for param, gradient in zip(leaves, gradients):
-            result = result - (param.detach() * gradient).reshape(
+            result = result - (param * gradient).reshape(
                 tuple(self._batch_shape) + (-1,)).sum(-1)
         return result

@@ -201,6 +201,6 @@ def _kl_expfamily_expfamily(p, q):
     p_params, log_normalizer, gradients = natural_gradients(p)
     result = q._log_normalizer(*q._natural_params) - log_normalizer
     for p_param, q_param, gradient in zip(p_params, q._natural_params, gradients):
-        result = result - sum_rightmost((q_param - p_param.detach()) * gradient,
+        result = result - sum_rightmost((q_param - p_param) * gradient,
                                         len(q.event_shape))
     return result
