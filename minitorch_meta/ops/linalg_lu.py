@@ -16,7 +16,8 @@ Backward (real matrices; PyTorch's ``linalg_lu_backward``), ``A`` ``(m, n)``,
 
 The gradient of the packed ``LU`` (``lu_factor``) is split into ``gL`` (below the diagonal)
 and ``gU`` (on and above it); the formulas read only those parts. Triangular systems are
-solved with the backend's ``solve`` on the triangle, as ``solve_triangular`` does.
+solved with the backend's ``solve`` on the triangle, as ``solve_triangular`` does. The
+graph formulas are in ``decomposition_graph.py``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import math
 
 from .. import dtypes
 from ..errors import ShapeRuntimeError
+from . import decomposition_graph as dg
 from . import linalg_checks as checks
 from .function import Function
 from .matrix_arrays import (
@@ -153,6 +155,15 @@ def packed_lu_backward(backend, g, lu, pivots, pivot: bool):
     return lu_backward(backend, gl, gu, p, lower, upper)
 
 
+def _graph_permutation(node, pivots, m: int):
+    """``P`` of ``pivots`` as a constant tensor for a graph formula (None without them)."""
+    if not node.pivot:
+        return None
+    backend = node.backend
+    return node.constant(permutation_matrix(backend, permutation(backend, pivots, m),
+                                            array_dtype(node.lu)))
+
+
 # -- the ops ----------------------------------------------------------------------------
 class LinalgLuFactorEx(Function):
     """The packed LU factorisation of each matrix, its pivots and ``info`` (0, or the first
@@ -187,6 +198,13 @@ class LinalgLuFactorEx(Function):
 
     def backward(self, backend, g):
         return (packed_lu_backward(backend, g, self.lu, self.pivots, self.pivot),)
+
+    def backward_graph(self, grad):
+        m, n = self.lu.shape[-2:]
+        k = min(m, n)
+        lower, upper = dg.lu_factors(self, self.graph_output(self.lu))
+        return (dg.lu_backward(self, grad[..., :k], grad[..., :k, :],
+                               _graph_permutation(self, self.pivots, m), lower, upper),)
 
 
 class LinalgLu(Function):
@@ -224,6 +242,12 @@ class LinalgLu(Function):
     def backward(self, backend, g):
         gl, gu = unpack(backend, g, self.parts)
         return (lu_backward(backend, gl, gu, self.p, self.lower, self.upper),)
+
+    def backward_graph(self, grad):
+        lower, upper = dg.packed_output(self, (self.lower, self.upper))
+        gl, gu = dg.unpacked(grad, self.parts)
+        p = None if self.p is None else self.constant(self.p)
+        return (dg.lu_backward(self, gl, gu, p, lower, upper),)
 
 
 class LuUnpack(Function):
@@ -279,3 +303,10 @@ class LuUnpack(Function):
             backend.setitem(glu, top, add(backend, backend.getitem(glu, top),
                                           triangle(backend, gu, True)))
         return glu, None
+
+    def backward_graph(self, grad):  # linear in the gradient, with constant coefficients
+        (shape, dtype), _ = self.input_specs
+        if not self.unpack_data:
+            return self.constant(self.backend.full(shape, 0, dtype)), None
+        gl, gu = dg.unpacked(grad, self.parts)
+        return dg.packed_lu_gradient(self, gl, gu, shape), None

@@ -10,15 +10,19 @@ backend's ``solve`` on the triangles, as ``solve_triangular`` does.
 Backward, with ``M`` the matrix of the left system (``A`` or ``Aᵀ``) and ``X = M⁻¹ B``:
 ``gB = M⁻ᵀ gX`` (the other left system), ``gM = -gB Xᵀ``; with ``A = P L U``, the packed
 ``LU`` gets ``tril(Pᵀ gA Uᵀ, -1)`` below its diagonal and ``triu(Lᵀ Pᵀ gA)`` on and
-above it, the gradients of ``L`` and ``U``.
+above it, the gradients of ``L`` and ``U``. The graph formula solves for ``gB`` with
+``lu_solve`` itself, so it can be differentiated to any order.
 """
 
 from __future__ import annotations
 
 from .. import dtypes
 from ..errors import ShapeRuntimeError
+from . import decomposition_graph as dg
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
+from .graph_backward import reduce_to_input
 from .linalg_lu import permutation, permutation_matrix, split_lu
 from .matrix_arrays import add, mT, sum_to_batch, triangle
 
@@ -80,7 +84,7 @@ class LinalgLuSolve(Function):
                                     dtypes.from_numpy(lu.dtype))
         x = self._solve(backend, self._primed(backend, b), self._transposed_adjoint)
         if self.recording:
-            self.x = x
+            self.x, self.lu, self.pivots = x, lu, pivots
         return self._primed(backend, x)
 
     def backward(self, backend, g):
@@ -95,3 +99,27 @@ class LinalgLuSolve(Function):
                   triangle(backend, backend.matmul(mT(backend, self.lower), pt_ga), True))
         return (sum_to_batch(backend, glu, lu_shape), None,
                 sum_to_batch(backend, self._primed(backend, gb), b_shape))
+
+    def backward_graph(self, grad):
+        lu_spec, _, b_spec = self.input_specs
+        adjoint = self._transposed_adjoint
+        lu = self.graph_input(0, self.lu)
+        pivots = self.constant(self.pivots)
+        # gB' = M⁻ᵀ gX': the other left system, solved by this op again
+        gb = LinalgLuSolve(adjoint=not adjoint)(lu, pivots, self._graph_primed(grad))
+        x = self.graph_output(self._primed(self.backend, self.x))
+        glu = None
+        if self.needs_input_grad[0]:
+            gm = -(gb.matmul(lg.mT(self._graph_primed(x))))
+            pt_ga = self.constant(mT(self.backend, self.p)).matmul(
+                lg.mT(gm) if adjoint else gm)
+            lower, upper = dg.lu_factors(self, lu)
+            glu = reduce_to_input(
+                dg.triangle(self, pt_ga.matmul(lg.mT(upper)), False, -1)
+                + dg.triangle(self, lg.mT(lower).matmul(pt_ga), True), lu_spec)
+        gb = reduce_to_input(self._graph_primed(gb), b_spec) if self.needs_input_grad[2] \
+            else None
+        return glu, None, gb
+
+    def _graph_primed(self, t):
+        return t if self.left else lg.mT(t)

@@ -4,12 +4,15 @@ Forward is the backend's ``matrix_exp`` kernel (scaling and squaring, Padé [13/
 Backward, as PyTorch's: the gradient of ``exp`` at ``A`` along ``G`` is the top-right block
 of the exponential of the block matrix ``[[Aᵀ, G], [0, Aᵀ]]`` (the Fréchet derivative of
 ``exp`` at ``Aᵀ`` in the direction ``G``, which is the adjoint of the one at ``A``), so it
-costs one matrix exponential of twice the size and is exact to the same accuracy.
+costs one matrix exponential of twice the size and is exact to the same accuracy. The
+graph formula is the same block exponential with tensor ops: a ``matrix_exp`` again, so it
+can be differentiated to any order.
 """
 
 from __future__ import annotations
 
 from ..errors import ShapeRuntimeError
+from . import decomposition_graph as dg
 from . import linalg_checks as checks
 from .function import Function
 from .matrix_arrays import array_dtype, mT
@@ -57,3 +60,6 @@ class LinalgMatrixExp(Function):
         backend.setitem(block, (Ellipsis, bottom, bottom), a_t)
         backend.setitem(block, (Ellipsis, top, bottom), g)
         return (backend.getitem(backend.matrix_exp(block), (Ellipsis, top, bottom)),)
+
+    def backward_graph(self, grad):
+        return (dg.matrix_exp_backward(self, self.graph_input(0, self.a), grad),)

@@ -16,11 +16,17 @@ with ``skew(X) = X - Xᵀ``. Only gauge-invariant losses have a defined gradient
 of eigen- and singular vectors are arbitrary), as in PyTorch. A term whose numerator is
 exactly 0 counts as 0 even where its denominator is 0 (repeated values): PyTorch skips the
 terms of factors that were not used, and an unused factor's gradient arrives here as zeros.
+
+The graph formulas (``backward_graph``, gradients of gradients) are in
+``decomposition_graph.py``; ``eigvalsh`` and ``svdvals`` keep no vectors in their output,
+so theirs decompose the input again.
 """
 
 from __future__ import annotations
 
+from . import decomposition_graph as dg
 from . import linalg_checks as checks
+from . import linalg_graph as lg
 from .function import Function
 from .matrix_arrays import (
     add,
@@ -67,8 +73,12 @@ class LinalgEigh(Function):
     """
 
     op_name, backward_name = "linalg.eigh", "LinalgEighBackward0"
-    saved_for_backward = ("output",)
     UPLO, values_only = "L", False
+
+    @property
+    def saved_for_backward(self):
+        # eigvalsh's graph formula decomposes its input again (its vectors are no output)
+        return (0, "output") if self.values_only else ("output",)
 
     def infer(self, a):
         if self.UPLO not in ("L", "U"):
@@ -84,6 +94,8 @@ class LinalgEigh(Function):
         w, v = backend.eigh(a, self.UPLO == "U")
         if self.recording:
             self.w, self.v = w, v
+            if self.values_only:
+                self.a = a
         return w if self.values_only else pack(backend, (w, v), self.parts, array_dtype(a))
 
     def backward(self, backend, g):
@@ -96,6 +108,16 @@ class LinalgEigh(Function):
                     diag_embed(backend, gw))
         return (backend.matmul(backend.matmul(v, inner), mT(backend, v)),)
 
+    def backward_graph(self, grad):
+        if self.values_only:
+            # the vectors of the input decomposed again: recorded, so they have a gradient
+            op = LinalgEigh(UPLO=self.UPLO)
+            _, v = dg.unpacked(op(self.graph_input(0, self.a)), op.parts)
+            return (dg.values_backward(v, grad, lg.mT(v)),)
+        w, v = dg.packed_output(self, (self.w, self.v))
+        gw, gv = dg.unpacked(grad, self.parts)
+        return (dg.eigh_backward(self, w, v, gw, gv),)
+
 
 class LinalgSvd(Function):
     """``U``, ``S`` (descending) and ``Vh`` of each matrix, ``A = U diag(S) Vh``.
@@ -107,8 +129,12 @@ class LinalgSvd(Function):
     """
 
     op_name, backward_name = "linalg.svd", "LinalgSvdBackward0"
-    saved_for_backward = ("output",)
     full_matrices, values_only = True, False
+
+    @property
+    def saved_for_backward(self):
+        # svdvals' graph formula decomposes its input again (its vectors are no output)
+        return (0, "output") if self.values_only else ("output",)
 
     def infer(self, a):
         *batch, m, n = checks.matrix_shape(self.op_name, a)
@@ -123,15 +149,17 @@ class LinalgSvd(Function):
     def forward(self, backend, a):
         full = self.full_matrices and not self.values_only
         u, s, vh = backend.svd(a, full, not self.values_only or self.recording)
-        if self.recording:
-            k = s.shape[-1]
-            # Backward needs only the first k singular vectors (PyTorch narrows them too).
-            self.u = backend.getitem(u, (Ellipsis, slice(0, k)))
-            self.s = s
-            self.vh = backend.getitem(vh, (Ellipsis, slice(0, k), slice(None)))
         if self.values_only:
+            if self.recording:
+                self.a, self.u, self.s, self.vh = a, u, s, vh
             return s
-        return pack(backend, (u, s, vh), self.parts, array_dtype(a))
+        flat = pack(backend, (u, s, vh), self.parts, array_dtype(a))
+        if self.recording:
+            # Backward needs only the first k singular vectors (PyTorch narrows them too);
+            # views of the output, which the graph formula joins to this node.
+            self.flat = flat
+            self.u, self.s, self.vh = _narrowed(backend, unpack(backend, flat, self.parts))
+        return flat
 
     def backward(self, backend, g):
         u, s, vh = self.u, self.s, self.vh
@@ -142,6 +170,27 @@ class LinalgSvd(Function):
         gu = backend.getitem(gu, (Ellipsis, slice(0, k)))
         gvh = backend.getitem(gvh, (Ellipsis, slice(0, k), slice(None)))
         return (svd_backward(backend, u, s, vh, gu, gs, gvh),)
+
+    def backward_graph(self, grad):
+        if self.values_only:
+            # the vectors of the input decomposed again: recorded, so they have a gradient
+            op = LinalgSvd(full_matrices=False)
+            u, _, vh = dg.unpacked(op(self.graph_input(0, self.a)), op.parts)
+            return (dg.values_backward(u, grad, vh),)
+        u, s, vh = _narrowed(None, dg.unpacked(self.graph_output(self.flat), self.parts))
+        gu, gs, gvh = _narrowed(None, dg.unpacked(grad, self.parts))
+        return (dg.svd_backward(self, u, s, vh, gu, gs, gvh),)
+
+
+def _narrowed(backend, factors):
+    """``(U, S, Vh)`` with only the first ``k = len(S)`` singular vectors: backend arrays,
+    or tensors when ``backend`` is None."""
+    u, s, vh = factors
+    k = s.shape[-1]
+    first, rows = (Ellipsis, slice(0, k)), (Ellipsis, slice(0, k), slice(None))
+    if backend is None:
+        return u[first], s, vh[rows]
+    return backend.getitem(u, first), s, backend.getitem(vh, rows)
 
 
 def svd_backward(backend, u, s, vh, gu, gs, gvh):
@@ -221,6 +270,9 @@ class LinalgPinv(Function):
 
     def backward(self, backend, g):
         return (pinv_backward(backend, g, self.pinv, self.a),)
+
+    def backward_graph(self, grad):
+        return (dg.pinv_backward(grad, self.graph_output(self.pinv), self.graph_input(0, self.a)),)
 
 
 def tolerances(atol, rtol, itemsize: int, m: int, n: int) -> tuple:

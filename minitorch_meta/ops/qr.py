@@ -6,11 +6,13 @@ Backward (real matrices; PyTorch's ``linalg_qr_backward``): with ``m >= n``,
 ``copyltu(M) = tril(M) + tril(M, -1)ᵀ``. A wide ``A = [X | Y]`` (``m < n``) with
 ``R = [U | V]``: ``gY = Q gV`` and ``gX`` is the square case's with ``gQ + Y gVᵀ``.
 ``mode='r'`` keeps no ``Q``, and ``mode='complete'`` with ``m > n`` a ``Q`` that ``A`` does
-not determine: there backward raises, as PyTorch's.
+not determine: there backward raises, as PyTorch's. The graph formula is in
+``decomposition_graph.py``.
 """
 
 from __future__ import annotations
 
+from . import decomposition_graph as dg
 from . import linalg_checks as checks
 from .function import Function
 from .matrix_arrays import add, array_dtype, flat_size, layout, mT, pack, sub, triangle, unpack
@@ -51,7 +53,7 @@ class LinalgQr(Function):
             q = backend.empty((0,), array_dtype(a))
         return pack(backend, (q, r), self.parts, array_dtype(a))
 
-    def backward(self, backend, g):
+    def _check_differentiable(self):
         m, n = self.input_specs[0][0][-2:]
         if self.mode == "r":
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
@@ -60,6 +62,10 @@ class LinalgQr(Function):
         if self.mode == "complete" and m > n:
             raise RuntimeError("The QR decomposition is not differentiable when "
                                "mode='complete' and nrows > ncols.")
+
+    def backward(self, backend, g):
+        m, n = self.input_specs[0][0][-2:]
+        self._check_differentiable()
         q, r = self.q, self.r
         gq, gr = unpack(backend, g, self.parts)
         if m >= n:
@@ -75,6 +81,12 @@ class LinalgQr(Function):
         backend.setitem(ga, left, gx)
         backend.setitem(ga, right, backend.matmul(q, gv))
         return (ga,)
+
+    def backward_graph(self, grad):
+        self._check_differentiable()
+        q, r = dg.packed_output(self, (self.q, self.r))
+        gq, gr = dg.unpacked(grad, self.parts)
+        return (dg.qr_backward(self, q, r, gq, gr),)
 
 
 def qr_backward_tall(backend, q, r, gq, gr):
