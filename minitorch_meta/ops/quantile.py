@@ -23,7 +23,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
-from .selection_graph import picked, placed
+from .selection_graph import picked, placed, zeroed
 from .sorting import along_axis
 
 INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -189,6 +189,9 @@ class Quantile(Function):
         if self.interpolation != "linear" or not self.needs_input_grad[1]:
             return None
         per = backend.binary("mul", backend.binary("mul", g, self.saved["spread"]), self.scale)
+        # where the rank was replaced (a NaN in the slice) ``high - low`` and the gradient
+        # may be NaN: q's gradient there is zero, not NaN, as PyTorch's (masked_fill)
+        per = backend.where(self._replaced(), per.dtype.type(0), per)
         total = backend.sum(per, tuple(range(per.ndim - 1)), False)
         return backend.reshape(total, tuple(q_shape))
 
@@ -227,7 +230,11 @@ class Quantile(Function):
         lead = (1,) * (len(self.work_shape) - 1) + (q.size,)
         moved = self.graph_input(1, q).reshape(lead) - self.constant(
             self.backend.reshape(q, lead))
-        return weight + moved * self.constant(self.scale)
+        return weight + zeroed(self, moved * self.constant(self.scale), self._replaced())
+
+    def _replaced(self):
+        """Where forward replaced the rank (``d rank / d q`` is 0): a NaN in the slice."""
+        return self.backend.binary("eq", self.scale, 0)
 
     def _unslice_graph(self, g_work, shape):
         if self.axis is None or not shape:
@@ -249,7 +256,7 @@ class Quantile(Function):
         ordered = picked(self, work, along_axis(backend, self.order, last))
         low = picked(self, ordered, along_axis(backend, self.saved["below"], last))
         high = picked(self, ordered, along_axis(backend, self.saved["above"], last))
-        per = g * (high - low) * self.constant(self.scale)
+        per = zeroed(self, g * (high - low) * self.constant(self.scale), self._replaced())
         total = per.sum(tuple(range(last))) if last else per
         return total.reshape(tuple(self.input_specs[1][0]))
 

@@ -15,16 +15,18 @@ evenly among the values equal to the result, the input's included; with
 
 Their graph forms (``backward_graph``, gradients of gradients) are the same formulas with
 tensor ops: reads at the positions (``picked``), writes into zeros (``placed``), and for
-"prod" the reduction itself again, recorded. As in PyTorch, "prod" refuses a second
-derivative of ``src`` when two of its zeros meet at one position (the division by each
-factor then hides how the product depends on them).
+"prod" the reduction itself again, recorded. As in PyTorch, with "prod" the gradient of ``src``
+refuses to be differentiated again when two of its zeros meet at one position (the
+division by each factor then hides how the product depends on them).
 """
 
 from __future__ import annotations
 
 from .. import dtypes
 from .elementwise import Where, _finite_range
+from .function import _edge
 from .gather import check_range
+from .graph_backward import NotDifferentiableTwice
 from .scatter import Scatter
 from .selection_graph import picked, placed, written_mask, zeroed
 from .sorting import along_axis
@@ -181,7 +183,29 @@ class ScatterReduce(Scatter):
             src_shape, dtype = self.input_specs[2]
             gsrc = placed(self, gvalues, self._block(), self.src_shape, dtype)
             gsrc = gsrc.reshape(tuple(src_shape))
+            if self.reduce == "prod" and self._zeros_meet():
+                gsrc = self._refusing(gsrc, grad)
         return gx, None, gsrc
+
+    def _zeros_meet(self) -> bool:
+        """Whether two zeros of ``src`` meet at one position (of a product)."""
+        backend = self.backend
+        is_zero, lone = self._zeros(backend)
+        several = backend.binary("logical_and", is_zero, backend.unary("logical_not", lone))
+        return bool(int(backend.to_numpy(backend.sum(several, None, False))))
+
+    def _refusing(self, gsrc, grad):
+        """``gsrc``'s values behind a node that refuses to be differentiated, as PyTorch's
+        (its ``grad_fn`` is ``Error``): dividing by each factor hides how a product depends
+        on two zeros, so the graph formula would give a wrong second derivative."""
+        from ..tensor import Tensor
+
+        refusal = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
+                   "src are scattered to the same position in self; differentiate src's "
+                   "gradient no further, or keep such zeros apart")
+        node = _Refusal(self.name(), self.backend, (_edge(grad),) + tuple(self.next_functions),
+                        refusal)
+        return Tensor._make(gsrc._data, self.backend, True, node)
 
     def _graph_sum(self, g):
         return g, picked(self, g, self.picks)
@@ -209,12 +233,6 @@ class ScatterReduce(Scatter):
         backend = self.backend
         x, index, src = self.inputs
         is_zero, lone = self._zeros(backend)
-        if self.needs_input_grad[2]:
-            several = backend.binary("logical_and", is_zero, backend.unary("logical_not", lone))
-            if int(backend.to_numpy(backend.sum(several, None, False))):
-                raise RuntimeError("scatter_reduce(): Double backward is unsupported for src "
-                                   "when >1 zeros in src are scattered to the same position "
-                                   "in self; differentiate once (without create_graph=True)")
         x_t = self.graph_input(0, x).reshape(self.x_shape)
         values = picked(self, self.graph_input(2, src).reshape(self.src_shape), self._block())
         index = self.constant(index)
@@ -232,3 +250,13 @@ class ScatterReduce(Scatter):
             values.masked_fill(self.constant(is_zero), 1)
         return gx, Where()(lone_t, by_lone, by_division)
 
+
+
+class _Refusal(NotDifferentiableTwice):
+    """A gradient's node that raises when reached (PyTorch's ``Error`` node)."""
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def __repr__(self) -> str:
+        return "<Error object>"
