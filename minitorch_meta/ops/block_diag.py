@@ -66,3 +66,14 @@ class BlockDiag(Function):
             # a copy, never a view of gy (which another input's gradient also reads)
             grads.append(backend.copy(g) if g.dtype == dtype.numpy else backend.astype(g, dtype))
         return tuple(grads)
+
+    def backward_graph(self, grad):
+        grads = []
+        for need, spec, place in zip(self.needs_input_grad, self.input_specs, self._places()):
+            if not need:
+                grads.append(None)
+                continue
+            shape, dtype = spec
+            g = grad[place].reshape(tuple(shape))
+            grads.append(g if g._dtype is dtype else g.to(dtype))
+        return tuple(grads)

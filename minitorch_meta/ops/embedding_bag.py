@@ -5,6 +5,11 @@ bag's start with ``index_add``, then a running sum), and one segment reduction o
 numbers makes every bag at once (``index_add`` for sums and means, the ``scatter_reduce``
 kernel's ``amax`` for maxima). Indices equal to ``padding_idx`` are sent to a spare segment
 that is dropped, as is the segment after the last offset with ``include_last_offset``.
+
+The gradients are linear in the output's gradient, with coefficients of the saved
+segments, counts and maxima's rows; their graph forms (``backward_graph``) are recorded
+reads and writes at those positions, so any order works (PyTorch refuses a second
+derivative here: see docs/differences.md).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from .. import dtypes
 from .embedding import _INDEX_DTYPES, _TENSOR_TYPE_NAMES
 from .function import Function
 from .gather import index_bounds
+from .selection_graph import kept, picked, placed
 
 MODES = ("sum", "mean", "max")
 _WEIGHT_DTYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
@@ -85,6 +91,7 @@ class EmbeddingBag(Function):
         if self.recording:
             self.flat, self.segment, self.spare = flat, segment, spare
             self.weights = per_sample_weights
+            self.weight = weight  # for the graph formula (``backward_graph``)
             self.unscaled = unscaled if per_sample_weights is not None else None
         return backend.getitem(out, slice(0, self.bags))
 
@@ -186,6 +193,42 @@ class EmbeddingBag(Function):
                                   (1, self.columns))
         return backend.index_add((self.rows, self.columns), (at, columns),
                                  backend.where(won, gy, gy.dtype.type(0)), self.out_dtype)
+
+    # -- graph formulas (``create_graph=True``) -------------------------------------------
+    def backward_graph(self, grad):
+        needs = self.needs_input_grad
+        if self.mode == "max":
+            return self._max_graph(grad), None, None, None
+        backend, shape = self.backend, (self.rows, self.columns)
+        spread = placed(self, grad, slice(0, self.bags), (self.spare, self.columns),
+                        self.out_dtype)
+        g_rows = picked(self, spread, self.segment)  # the padding's rows read zeros
+        if self.mode == "mean":
+            g_rows = g_rows / self.constant(_column(backend, backend.getitem(self.counts,
+                                                                             self.segment)))
+        g_weights = None
+        if len(needs) > 3 and needs[3]:
+            unscaled = picked(self, self.graph_input(0, self.weight), self.flat)
+            g_weights = (g_rows * unscaled).sum(1)
+        g_weight = None
+        if needs[0]:
+            if self.weights is not None:
+                weights = self.graph_input(3, self.weights)
+                g_rows = g_rows * weights.reshape(weights.shape[0], 1)
+            if self.scale_grad_by_freq:
+                g_rows = g_rows / self.constant(_column(backend, self._frequency(backend)))
+            g_weight = placed(self, g_rows, self.flat, shape, self.out_dtype)
+        return g_weight, None, None, g_weights
+
+    def _max_graph(self, grad):
+        """``_max_backward`` recorded: each bag's gradient to its maximum's row."""
+        backend, n = self.backend, self.flat.shape[0]
+        won = backend.binary("lt", self.first, n)
+        at = backend.getitem(self.flat, backend.where(won, self.first, 0))
+        columns = backend.reshape(backend.arange(0, self.columns, 1, dtypes.int64),
+                                  (1, self.columns))
+        return placed(self, kept(self, grad, won), (at, columns), (self.rows, self.columns),
+                      self.out_dtype)
 
 
 def _column(backend, a):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from . import shapes
 from .cumulative import accumulation_dtype
 from .function import Function
-from .reduction import _expand_grad
+from .reduction import _expand_grad, expand_grad_graph
+from .selection_graph import zeroed
 
 
 class Nansum(Function):
@@ -53,3 +54,10 @@ class Nansum(Function):
         g = _expand_grad(backend, gy, tuple(shape), self.axes)
         return (backend.where(backend.unary("isnan", self.x), dtype.numpy.type(0), g),)
 
+
+    def backward_graph(self, grad):
+        shape, dtype = self.input_specs[0]
+        if grad._dtype is not dtype:
+            grad = grad.to(dtype)
+        g = expand_grad_graph(grad, tuple(shape), self.axes)
+        return (zeroed(self, g, self.backend.unary("isnan", self.x)),)

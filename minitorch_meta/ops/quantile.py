@@ -12,7 +12,10 @@ results round the same way.
 
 Backward adds each result's gradient into the sorted positions it read (``index_add``:
 two quantiles may read one element), then puts the sorted slice back in input order. With
-``linear`` interpolation a ``q`` tensor gets a gradient too, through the weight.
+``linear`` interpolation a ``q`` tensor gets a gradient too, through the weight. The
+graph form (``backward_graph``, gradients of gradients) does the same with recorded reads
+and writes at the saved positions; there the weight depends on ``q`` and ``q``'s gradient
+on the input, through ``high - low``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .selection_graph import picked, placed, zeroed
 from .sorting import along_axis
 
 INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -102,6 +106,7 @@ class Quantile(Function):
             saved.update(above=above, weight=weight, spread=backend.binary("sub", high, low))
         if self.recording:
             self.order, self.work_shape, self.saved, self.scale = order, work.shape, saved, scale
+            self.inputs = (x, q)  # for the graph formula (``backward_graph``)
         return self._output(backend, out)
 
     def _slices(self, backend, x):
@@ -184,8 +189,76 @@ class Quantile(Function):
         if self.interpolation != "linear" or not self.needs_input_grad[1]:
             return None
         per = backend.binary("mul", backend.binary("mul", g, self.saved["spread"]), self.scale)
+        # where the rank was replaced (a NaN in the slice) ``high - low`` and the gradient
+        # may be NaN: q's gradient there is zero, not NaN, as PyTorch's (masked_fill)
+        per = backend.where(self._replaced(), per.dtype.type(0), per)
         total = backend.sum(per, tuple(range(per.ndim - 1)), False)
         return backend.reshape(total, tuple(q_shape))
+
+    # -- graph formulas (``create_graph=True``) -------------------------------------------
+    def backward_graph(self, grad):
+        backend, (shape, dtype) = self.backend, self.input_specs[0]
+        work_shape, saved = self.work_shape, self.saved
+        last = len(work_shape) - 1
+        m = grad.shape[0] if self.many else 1
+        g = grad.reshape((m,) + work_shape[:-1]).permute(tuple(range(1, last + 1)) + (0,))
+        if saved["above"] is None:
+            parts = ((saved["below"], g),)
+        else:
+            weight = self._weight_graph()
+            parts = ((saved["below"], g * (1 - weight)), (saved["above"], g * weight))
+        g_ordered = None
+        for positions, values in parts:
+            added = placed(self, values, along_axis(backend, positions, last), work_shape, dtype)
+            g_ordered = added if g_ordered is None else g_ordered + added
+        g_work = placed(self, g_ordered, along_axis(backend, self.order, last), work_shape, dtype)
+        gx = self._unslice_graph(g_work, tuple(shape))
+        return (gx,) if len(self.input_specs) == 1 else (gx, self._q_gradient_graph(g))
+
+    def _q_requires_grad(self) -> bool:
+        return len(self.needs_input_grad) > 1 and self.needs_input_grad[1] and \
+            self.interpolation == "linear"
+
+    def _weight_graph(self):
+        """The interpolation weight, ``(*rest, m)``: a constant, or (with ``q`` requiring
+        grad) the weight plus ``(q - q) * d rank / d q``, a zero that carries ``q``'s
+        gradient while keeping the saved weight's exact value."""
+        weight = self.constant(self.saved["weight"])
+        if not self._q_requires_grad():
+            return weight
+        q = self.inputs[1]
+        lead = (1,) * (len(self.work_shape) - 1) + (q.size,)
+        moved = self.graph_input(1, q).reshape(lead) - self.constant(
+            self.backend.reshape(q, lead))
+        return weight + zeroed(self, moved * self.constant(self.scale), self._replaced())
+
+    def _replaced(self):
+        """Where forward replaced the rank (``d rank / d q`` is 0): a NaN in the slice."""
+        return self.backend.binary("eq", self.scale, 0)
+
+    def _unslice_graph(self, g_work, shape):
+        if self.axis is None or not shape:
+            return g_work.reshape(shape)
+        back = list(range(len(shape) - 1))
+        back.insert(self.axis, len(shape) - 1)
+        return g_work.permute(tuple(back))
+
+    def _q_gradient_graph(self, g):
+        """``_q_gradient`` with tensor ops: ``high - low`` read from the input, recorded."""
+        if not self._q_requires_grad():
+            return None
+        backend, last = self.backend, len(self.work_shape) - 1
+        x = self.graph_input(0, self.inputs[0])
+        if self.axis is None or x.dim() == 0:
+            work = x.reshape(-1)
+        else:
+            work = x.permute(tuple(d for d in range(x.dim()) if d != self.axis) + (self.axis,))
+        ordered = picked(self, work, along_axis(backend, self.order, last))
+        low = picked(self, ordered, along_axis(backend, self.saved["below"], last))
+        high = picked(self, ordered, along_axis(backend, self.saved["above"], last))
+        per = zeroed(self, g * (high - low) * self.constant(self.scale), self._replaced())
+        total = per.sum(tuple(range(last))) if last else per
+        return total.reshape(tuple(self.input_specs[1][0]))
 
 
 def lerp(backend, low, high, weight):

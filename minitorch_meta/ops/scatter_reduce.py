@@ -12,14 +12,23 @@ product by each factor, with zeros handled apart (a lone zero among a position's
 gets the product of the others, two zeros give zero); "amax"/"amin" share the gradient
 evenly among the values equal to the result, the input's included; with
 ``include_self=False`` the input gets no gradient where it was overwritten.
+
+Their graph forms (``backward_graph``, gradients of gradients) are the same formulas with
+tensor ops: reads at the positions (``picked``), writes into zeros (``placed``), and for
+"prod" the reduction itself again, recorded. As in PyTorch, with "prod" the gradient of ``src``
+refuses to be differentiated again when two of its zeros meet at one position (the
+division by each factor then hides how the product depends on them).
 """
 
 from __future__ import annotations
 
 from .. import dtypes
-from .elementwise import _finite_range
+from .elementwise import Where, _finite_range
+from .function import _edge
 from .gather import check_range
+from .graph_backward import NotDifferentiableTwice
 from .scatter import Scatter
+from .selection_graph import picked, placed, written_mask, zeroed
 from .sorting import along_axis
 
 REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
@@ -60,6 +69,8 @@ class ScatterReduce(Scatter):
             out = backend.astype(backend.binary(kind, out, count), self.out_dtype)
         if self.recording:
             self.picks, self.x, self.values, self.out = picks, x, values, out
+            # as they came, for the graph formula's reductions (``backward_graph``)
+            self.inputs = (x, backend.reshape(index, self.index_shape), src)
             if self.reduce == "mean":
                 self.count = count
         return backend.reshape(out, shape)
@@ -127,12 +138,7 @@ class ScatterReduce(Scatter):
         gx = backend.binary("div", backend.binary(
             "mul", gy, self._reduced(backend, nonzero_x, picks, values)), nonzero_x)
         # a value that is its position's only zero: the product of the others
-        is_zero = backend.binary("eq", values, zero)
-        zeros_here = backend.index_add(self.x_shape, picks, backend.astype(is_zero,
-                                                                           self.out_dtype),
-                                       self.out_dtype)
-        lone = backend.binary("logical_and", is_zero, backend.binary(
-            "eq", backend.getitem(zeros_here, picks), one))
+        is_zero, lone = self._zeros(backend)
         without_lone = self._reduced(backend, x, picks, backend.where(lone, one, values))
         by_lone = backend.getitem(backend.binary("mul", gy, without_lone), picks)
         by_division = backend.binary("div", backend.getitem(backend.binary("mul", gy, out),
@@ -153,3 +159,104 @@ class ScatterReduce(Scatter):
 
     _grads_amin = _grads_amax
 
+    def _zeros(self, backend):
+        """Which values are zero, and which are their position's only zero in ``src``."""
+        values, one = self.values, self.values.dtype.type(1)
+        is_zero = backend.binary("eq", values, values.dtype.type(0))
+        zeros_here = backend.index_add(self.x_shape, self.picks,
+                                       backend.astype(is_zero, self.out_dtype), self.out_dtype)
+        counts = backend.getitem(zeros_here, self.picks)
+        return is_zero, backend.binary("logical_and", is_zero, backend.binary("eq", counts, one))
+
+    # -- graph formulas (``create_graph=True``) -------------------------------------------
+    def backward_graph(self, grad):
+        g = grad.reshape(self.x_shape)
+        gx, gvalues = getattr(self, f"_graph_{self.reduce}")(g)
+        gsrc = None
+        if self.needs_input_grad[0]:
+            if not self.include_self:  # overwritten: the input's value never reached it
+                gx = zeroed(self, gx, written_mask(self.backend, self.x_shape, self.picks))
+            gx = gx.reshape(tuple(self.input_specs[0][0]))
+        else:
+            gx = None
+        if self.needs_input_grad[2]:
+            src_shape, dtype = self.input_specs[2]
+            gsrc = placed(self, gvalues, self._block(), self.src_shape, dtype)
+            gsrc = gsrc.reshape(tuple(src_shape))
+            if self.reduce == "prod" and self._zeros_meet():
+                gsrc = self._refusing(gsrc, grad)
+        return gx, None, gsrc
+
+    def _zeros_meet(self) -> bool:
+        """Whether two zeros of ``src`` meet at one position (of a product)."""
+        backend = self.backend
+        is_zero, lone = self._zeros(backend)
+        several = backend.binary("logical_and", is_zero, backend.unary("logical_not", lone))
+        return bool(int(backend.to_numpy(backend.sum(several, None, False))))
+
+    def _refusing(self, gsrc, grad):
+        """``gsrc``'s values behind a node that refuses to be differentiated, as PyTorch's
+        (its ``grad_fn`` is ``Error``): dividing by each factor hides how a product depends
+        on two zeros, so the graph formula would give a wrong second derivative."""
+        from ..tensor import Tensor
+
+        refusal = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
+                   "src are scattered to the same position in self; differentiate src's "
+                   "gradient no further, or keep such zeros apart")
+        node = _Refusal(self.name(), self.backend, (_edge(grad),) + tuple(self.next_functions),
+                        refusal)
+        return Tensor._make(gsrc._data, self.backend, True, node)
+
+    def _graph_sum(self, g):
+        return g, picked(self, g, self.picks)
+
+    def _graph_mean(self, g):
+        shared = g / self.constant(self.count)
+        return shared, picked(self, shared, self.picks)
+
+    def _graph_amax(self, g):
+        backend, x, values, out = self.backend, self.x, self.values, self.out
+        x_wins = backend.astype(backend.binary("eq", x, out), self.out_dtype)
+        values_win = backend.astype(backend.binary("eq", values, backend.getitem(out,
+                                                                                 self.picks)),
+                                    self.out_dtype)
+        winners = backend.binary("add", x_wins, backend.index_add(
+            self.x_shape, self.picks, values_win, self.out_dtype))
+        shared = g / self.constant(winners)
+        return (self.constant(x_wins) * shared,
+                self.constant(values_win) * picked(self, shared, self.picks))
+
+    _graph_amin = _graph_amax
+
+    def _graph_prod(self, g):
+        """``_grads_prod`` with tensor ops; the products are the op again, recorded."""
+        backend = self.backend
+        x, index, src = self.inputs
+        is_zero, lone = self._zeros(backend)
+        x_t = self.graph_input(0, x).reshape(self.x_shape)
+        values = picked(self, self.graph_input(2, src).reshape(self.src_shape), self._block())
+        index = self.constant(index)
+
+        def product(start, factors):
+            return ScatterReduce(dim=self.axis, reduce="prod", include_self=self.include_self)(
+                start, index, factors)
+
+        nonzero_x = x_t.masked_fill(self.constant(backend.binary("eq", self.x, 0)), 1)
+        gx = g * product(nonzero_x, values) / nonzero_x
+        lone_t = self.constant(lone)
+        out = self.graph_output(backend.reshape(self.out, tuple(self.input_specs[0][0])))
+        by_lone = picked(self, g * product(x_t, values.masked_fill(lone_t, 1)), self.picks)
+        by_division = picked(self, g * out.reshape(self.x_shape), self.picks) / \
+            values.masked_fill(self.constant(is_zero), 1)
+        return gx, Where()(lone_t, by_lone, by_division)
+
+
+
+class _Refusal(NotDifferentiableTwice):
+    """A gradient's node that raises when reached (PyTorch's ``Error`` node)."""
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def __repr__(self) -> str:
+        return "<Error object>"

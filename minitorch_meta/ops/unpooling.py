@@ -11,6 +11,7 @@ from .. import dtypes
 from .avg_pooling import _require_dtype
 from .function import Function
 from .gather import index_bounds
+from .selection_graph import picked
 from .shapes import ShapeRuntimeError
 
 
@@ -91,3 +92,9 @@ class MaxUnpool2d(Function):
         flat = backend.reshape(gy, (self.picks[0].shape[0], math.prod(self.out_shape[-2:])))
         return backend.reshape(backend.getitem(flat, self.picks), shape), None
 
+
+    def backward_graph(self, grad):
+        # the same read, recorded: its gradient writes into zeros at the indices again
+        shape = tuple(self.input_specs[0][0])
+        flat = grad.reshape(self.picks[0].shape[0], math.prod(self.out_shape[-2:]))
+        return picked(self, flat, self.picks).reshape(shape), None
