@@ -72,6 +72,8 @@ FUNCTIONS_WITH_OUT = (
     "expand_copy", "narrow_copy", "permute_copy", "select_copy", "slice_copy", "split_copy",
     "split_with_sizes_copy", "squeeze_copy", "t_copy", "transpose_copy", "unbind_copy",
     "unfold_copy", "unsqueeze_copy", "view_copy",
+    # scatter_functions.py (index_reduce)
+    "index_reduce",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -87,6 +89,7 @@ EXACT_DTYPE = frozenset((
     "frexp",
     "lu_unpack",
     "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
+    "index_reduce",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

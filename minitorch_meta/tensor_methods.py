@@ -527,6 +527,8 @@ class TensorMethods:
     narrow_copy = VC.narrow_copy
     # PyTorch's low-level resizing (resizing.py)
     resize_, resize_as_ = RZ.resize_, RZ.resize_as_
+    # slices reduced in at an index's positions (scatter_functions.py)
+    index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -202,6 +202,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         return input
     if p == 1.0:
         return input * 0.0
+    from .channel_dropout import require_floating
+
+    require_floating(input)
     keep = rand(tuple(input.shape), generator=generator, dtype=input.dtype,
                 device=input.device) >= p
     return input * keep * (1.0 / (1.0 - p))
