@@ -636,6 +636,26 @@ from .resizing import resize_as_function as resize_as_  # noqa: E402
 
 __all__ += ["resize_as_"]
 
+# index_reduce (scatter_functions.py); torch.celu_, torch.dropout_, ... (inplace_functions.py)
+from .inplace_functions import (  # noqa: E402
+    alpha_dropout,
+    alpha_dropout_,
+    celu_,
+    dropout_,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
+    rrelu_,
+    selu_,
+    threshold_,
+)
+from .scatter_functions import index_reduce  # noqa: E402
+
+__all__ += ["index_reduce", "alpha_dropout", "alpha_dropout_", "celu_", "dropout_",
+            "feature_alpha_dropout", "feature_alpha_dropout_", "feature_dropout",
+            "feature_dropout_", "rrelu_", "selu_", "threshold_"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

@@ -31,7 +31,7 @@ _CPU_LOWER = (
 )
 _CPU_FP32 = (
     "avg_pool3d", "max_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
-    "fractional_max_pool2d", "fractional_max_pool3d", "max_unpool2d",
+    "fractional_max_pool2d", "fractional_max_pool3d", "max_unpool2d", "max_unpool3d",
     "grid_sample", "cdist", "trace", "quantile", "nanquantile", "prod",
     "inverse", "linalg_inv", "linalg_inv_ex", "linalg_qr", "linalg_svd", "linalg_svdvals",
     "linalg_eigh", "linalg_eigvalsh", "linalg_solve", "linalg_cholesky",

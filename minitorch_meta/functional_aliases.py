@@ -136,7 +136,11 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
 
 
 def dropout(input: Tensor, p: float, train: bool) -> Tensor:
-    """``nn.functional.dropout(input, p, training=train)``: both arguments required."""
+    """``nn.functional.dropout(input, p, training=train)``: both arguments required, and a
+    probability outside [0, 1] is the native op's RuntimeError."""
+    from .inplace_functions import _check_probability
+
+    _check_probability(p)
     return _functional().dropout(input, p, train)
 
 

@@ -74,6 +74,8 @@ FUNCTIONS_WITH_OUT = (
     "unfold_copy", "unsqueeze_copy", "view_copy",
     # bessel_gamma_functions.py
     "i0", "mvlgamma", "polygamma",
+    # scatter_functions.py (index_reduce)
+    "index_reduce",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -89,6 +91,7 @@ EXACT_DTYPE = frozenset((
     "frexp",
     "lu_unpack",
     "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
+    "index_reduce",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

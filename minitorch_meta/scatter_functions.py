@@ -183,3 +183,28 @@ def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bo
     """In-place ``scatter_reduce``."""
     return _in_place(self, "scatter_reduce_", src, scatter_reduce, dim, index, src, reduce,
                      include_self=include_self)
+
+
+def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    """``input`` with ``source``'s slices along ``dim`` reduced into its slices at the
+    positions of ``index`` (a vector of int64 or int32): ``reduce`` is ``'prod'``,
+    ``'mean'``, ``'amax'`` or ``'amin'``; with ``include_self=False`` the input's values
+    at those positions are left out."""
+    from .ops.index_reduce import IndexReduce
+
+    dim = as_int("index_reduce", "dim", dim)
+    index = F._index_tensor("index_reduce", index)
+    _require_tensor("index_reduce", "source", 3, source)
+    if not isinstance(reduce, str):
+        raise TypeError(f"index_reduce(): argument 'reduce' must be str, not "
+                        f"{type(reduce).__name__}")
+    if not isinstance(include_self, bool):
+        raise TypeError(f"index_reduce(): argument 'include_self' must be bool, not "
+                        f"{type(include_self).__name__}")
+    return IndexReduce(dim=dim, reduce=reduce, include_self=include_self)(input, index, source)
+
+
+def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    """In-place ``index_reduce``."""
+    return _in_place(self, "index_reduce_", source, index_reduce, dim, index, source, reduce,
+                     include_self=include_self)

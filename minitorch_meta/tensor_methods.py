@@ -531,6 +531,8 @@ class TensorMethods:
     # Bessel and gamma-family functions (bessel_gamma_functions.py)
     i0, i0_, mvlgamma, mvlgamma_ = BG.i0, BG.i0_, BG.mvlgamma_method, BG.mvlgamma_
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
+    # slices reduced in at an index's positions (scatter_functions.py)
+    index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -66,7 +66,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .lp_pooling import LPPool1d, LPPool2d
+from .lp_pooling import LPPool1d, LPPool2d, LPPool3d
 from .margin_loss import (  # the margin, embedding and likelihood losses
     CosineEmbeddingLoss,
     GaussianNLLLoss,
@@ -114,7 +114,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .parameter_dict import ParameterDict
 from .pixel_shuffle import PixelShuffle, PixelUnshuffle
 from .pooling import MaxPool2d
@@ -130,7 +130,7 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
-from .unpooling import MaxUnpool1d, MaxUnpool2d
+from .unpooling import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
@@ -178,6 +178,7 @@ __all__ = [
     "LazyInstanceNorm2d", "LazyInstanceNorm3d", "UninitializedBuffer",
     "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveLogSoftmaxWithLoss",
+    "Buffer", "LPPool3d", "MaxUnpool3d",
 ]
 
 

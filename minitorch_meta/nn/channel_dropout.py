@@ -32,7 +32,16 @@ def keep_mask(input: Tensor, p: float, per_channel: bool, generator=None) -> Ten
         if len(shape) < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = shape[:2] + (1,) * (len(shape) - 2)
+    require_floating(input)
     return rand(shape, generator=generator, dtype=input.dtype, device=input.device) >= p
+
+
+def require_floating(input: Tensor) -> None:
+    """PyTorch's refusal of an integer input to a dropout that drops something: the
+    scaled result is float and cannot be stored in the input's dtype (a RuntimeError)."""
+    if not input.is_floating_point():
+        raise RuntimeError(f"dropout: result type Float can't be cast to the desired output "
+                           f"type {input.dtype}; convert the input first, e.g. with .float()")
 
 
 def feature_dropout(input: Tensor, p: float, training: bool, generator=None) -> Tensor:

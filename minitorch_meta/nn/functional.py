@@ -202,6 +202,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         return input
     if p == 1.0:
         return input * 0.0
+    from .channel_dropout import require_floating
+
+    require_floating(input)
     keep = rand(tuple(input.shape), generator=generator, dtype=input.dtype,
                 device=input.device) >= p
     return input * keep * (1.0 / (1.0 - p))
@@ -417,7 +420,7 @@ from .fractional_max_pooling import (  # noqa: E402, F401 - windows at random fr
 )
 from .grid_sampling import affine_grid, grid_sample  # noqa: E402, F401 - spatial transformers
 from .gumbel_softmax import gumbel_softmax  # noqa: E402, F401
-from .lp_pooling import lp_pool1d, lp_pool2d  # noqa: E402, F401
+from .lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,
     gaussian_nll_loss,
@@ -447,4 +450,5 @@ from .unpooling import (  # noqa: E402, F401 - max pooling's indices and their i
     max_pool2d_with_indices,
     max_unpool1d,
     max_unpool2d,
+    max_unpool3d,
 )

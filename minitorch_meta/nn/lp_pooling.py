@@ -1,4 +1,4 @@
-"""Power-average pooling: ``F.lp_pool1d``/``F.lp_pool2d`` and ``LPPool1d``/``LPPool2d``.
+"""Power-average pooling: ``F.lp_pool1d``/``2d``/``3d`` and ``LPPool1d``/``2d``/``3d``.
 
 PyTorch's composition op for op, so that values, gradients (zero where a window's sum of
 powers is zero) and ``grad_fn`` (``PowBackward0``) are PyTorch's:
@@ -58,6 +58,24 @@ def lp_pool2d(input: Tensor, norm_type, kernel_size, stride=None,
     return _root(out, kh * kw, norm_type)
 
 
+def lp_pool3d(input: Tensor, norm_type, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of a volume, ``(sum x ** p) ** (1 / p)``;
+    ``stride`` defaults to ``kernel_size``.
+
+    Shape:
+        ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> ``(N, C, D_out, H_out, W_out)`` or
+        ``(C, D_out, H_out, W_out)`` with ``D_out = (D - kD) // stride + 1`` (likewise H,
+        W; rounded up with ``ceil_mode``).
+    """
+    from .pool3d_functions import avg_pool3d, max_pool3d
+
+    if norm_type in (math.inf, -math.inf):
+        return _infinite(max_pool3d, input, norm_type, kernel_size, stride, ceil_mode)
+    out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return _root(out, math.prod(ntuple(kernel_size, 3, "kernel_size")), norm_type)
+
+
 def _infinite(max_pool, input: Tensor, norm_type, kernel_size, stride, ceil_mode) -> Tensor:
     """The limits ``p = inf`` (the largest ``|x|``) and ``p = -inf`` (the smallest)."""
     if norm_type > 0:
@@ -106,4 +124,18 @@ class LPPool2d(_LPPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride,
+                         self.ceil_mode)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling over volumes (see ``F.lp_pool3d``).
+
+    Shape:
+        ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> ``(N, C, D_out, H_out, W_out)`` or
+        ``(C, D_out, H_out, W_out)`` with ``D_out = (D - kD) // stride + 1`` (likewise H,
+        W; rounded up with ``ceil_mode``).
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride,
                          self.ceil_mode)

@@ -21,7 +21,7 @@ from ..tensor import Tensor, _parse_to
 from . import shape_errors
 from . import state_dict as _state
 from .backward_hooks import BackwardHook
-from .parameter import Parameter, is_lazy
+from .parameter import Buffer, Parameter, is_lazy
 
 
 def _typename(value) -> str:
@@ -176,7 +176,9 @@ class Module:
                 modules[name] = value
             else:
                 buffers = d.get("_buffers")
-                if buffers is not None and name in buffers:
+                if isinstance(value, Buffer):  # registers itself, as in PyTorch
+                    self.register_buffer(name, value, value.persistent)
+                elif buffers is not None and name in buffers:
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                         "(torch.Tensor or None expected)")

@@ -1,4 +1,5 @@
-"""``Parameter``: a tensor that a ``Module`` registers as learnable state.
+"""``Parameter``: a tensor that a ``Module`` registers as learnable state; ``Buffer``: one it
+registers as state that is not learned.
 
 ``UninitializedParameter`` and ``UninitializedBuffer`` are the placeholders a lazy module
 holds until its first call tells it the shape (``materialize``); they then become a plain
@@ -8,7 +9,7 @@ holds until its first call tells it the shape (``materialize``); they then becom
 from __future__ import annotations
 
 from ..factories import empty
-from ..tensor import Tensor, _parse_to
+from ..tensor import Tensor, _parse_to, _unpickle
 
 
 class Parameter(Tensor):
@@ -41,6 +42,51 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     __str__ = __repr__
+
+
+class Buffer(Tensor):
+    """A tensor that is a module's buffer: assigning one to a module attribute registers it
+    (``module.x = nn.Buffer(t, persistent=False)`` is ``register_buffer("x", t, False)``).
+
+    It shares ``data``'s storage and version counter, outside the graph (``requires_grad``
+    kept), as ``torch.nn.Buffer``; ``persistent`` says whether it belongs in the module's
+    ``state_dict``. Results of ops on it are plain tensors.
+
+    Raises:
+        TypeError: ``data`` is not a tensor.
+    """
+
+    __slots__ = ("persistent",)
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True):
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Buffer expects a Tensor as data, got {type(data).__name__}")
+        buffer = cls._make(data._data, data._backend, data.requires_grad)
+        buffer._version_counter = data._counter()  # ``detach``'s sharing, as PyTorch's
+        buffer.persistent = persistent
+        return buffer
+
+    def __init__(self, data: Tensor | None = None, *, persistent: bool = True):
+        pass  # ``__new__`` built it; Tensor.__init__ would build a second tensor
+
+    # ``persistent`` is a slot, which Tensor's copy and pickling do not know of
+    def __deepcopy__(self, memo):
+        copied = super().__deepcopy__(memo)
+        copied.persistent = self.persistent
+        return copied
+
+    def __reduce_ex__(self, protocol):
+        _, arguments = super().__reduce_ex__(protocol)
+        return _unpickle_buffer, (arguments, self.persistent)
+
+
+def _unpickle_buffer(arguments: tuple, persistent: bool) -> Buffer:
+    """The buffer ``Buffer.__reduce_ex__`` describes."""
+    buffer = _unpickle(*arguments)
+    buffer.persistent = persistent
+    return buffer
 
 
 _SHAPE_UNKNOWN = ("Can't access the shape of an uninitialized parameter or buffer. This error "

@@ -1,6 +1,6 @@
 """Max pooling's indices and their partial inverse: ``F.max_pool1d_with_indices``,
-``F.max_pool2d_with_indices``, ``F.max_unpool1d``/``F.max_unpool2d`` and the layers
-``MaxUnpool1d``/``MaxUnpool2d`` (``ops/unpooling.py``).
+``F.max_pool2d_with_indices``, ``F.max_unpool1d``/``2d``/``3d`` and the layers
+``MaxUnpool1d``/``2d``/``3d`` (``ops/unpooling.py``).
 
 The default output size and the checks of a given ``output_size`` are PyTorch's Python
 (``_unpool_output_size``), read from shapes only, so meta raises the same errors. The 1-D
@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..autocasting import autocast_op
 from ..ops.conv import ntuple
 from ..ops.unpooling import MaxUnpool2d as _MaxUnpool2dOp
+from ..ops.unpooling import MaxUnpool3d as _MaxUnpool3dOp
 from ..tensor import Tensor
 from .module import Module
 from .pool1d_functions import max_pool1d
@@ -85,6 +86,24 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     return _MaxUnpool2dOp(output_size=sizes)(input, indices)
 
 
+@autocast_op("max_unpool3d")
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """The partial inverse of ``max_pool3d`` (see ``max_unpool2d``): indices are flat
+    positions in each output volume.
+
+    Shape:
+        input and indices ``(N, C, D, H, W)`` or ``(C, D, H, W)`` ->
+        ``(N, C, D_out, H_out, W_out)`` or ``(C, D_out, H_out, W_out)`` with
+        ``D_out = (D - 1) * stride - 2 * padding + kernel_size`` (likewise H, W), or
+        ``output_size``.
+    """
+    kernel = ntuple(kernel_size, 3, "kernel_size")
+    step = kernel if stride is None else ntuple(stride, 3, "stride")
+    sizes = unpool_output_size(input, kernel, step, ntuple(padding, 3, "padding"), output_size)
+    return _MaxUnpool3dOp(output_size=sizes)(input, indices)
+
+
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
                  output_size=None) -> Tensor:
     """The partial inverse of ``max_pool1d`` (see ``max_unpool2d``).
@@ -144,4 +163,20 @@ class MaxUnpool2d(_MaxUnpoolNd):
 
     def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
         return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                            output_size)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool3d``: ``forward(input, indices, output_size=None)``.
+
+    Shape:
+        ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> ``(N, C, D_out, H_out, W_out)`` or
+        ``(C, D_out, H_out, W_out)`` with ``D_out = (D - 1) * stride - 2 * padding +
+        kernel_size`` (likewise H, W), or ``output_size``.
+    """
+
+    dims = 3
+
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        return max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
                             output_size)

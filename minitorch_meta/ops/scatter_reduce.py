@@ -58,8 +58,7 @@ class ScatterReduce(Scatter):
         return super().infer(x, index, src)
 
     def forward(self, backend, x, index, src):
-        check_range(backend, self.op_name, index, self.x_shape[self.axis], self.axis)
-        picks = along_axis(backend, backend.reshape(index, self.index_shape), self.axis)
+        picks = self._picks(backend, index)
         values = backend.getitem(backend.reshape(src, self.src_shape), self._block())
         shape, x = x.shape, backend.reshape(x, self.x_shape)
         out = self._reduced(backend, x, picks, values)
@@ -74,6 +73,11 @@ class ScatterReduce(Scatter):
             if self.reduce == "mean":
                 self.count = count
         return backend.reshape(out, shape)
+
+    def _picks(self, backend, index) -> tuple:
+        """The advanced index of the output's positions that ``src``'s elements reach."""
+        check_range(backend, self.op_name, index, self.x_shape[self.axis], self.axis)
+        return along_axis(backend, backend.reshape(index, self.index_shape), self.axis)
 
     def _reduced(self, backend, x, picks, values):
         """A copy of ``x`` with ``values`` reduced in at ``picks`` (a mean's sum)."""

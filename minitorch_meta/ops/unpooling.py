@@ -1,6 +1,7 @@
 """Max unpooling: the partial inverse of max pooling. Each value goes back to the flat
-position its index names in its plane; every other output is zero. The 1-D form
-(``nn/unpooling.py``) is this op on a width of 1, as PyTorch composes it.
+position its index names in its plane (a volume for ``MaxUnpool3d``, the same op over three
+spatial dims); every other output is zero. The 1-D form (``nn/unpooling.py``) is the 2-D op
+on a width of 1, as PyTorch composes it.
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ class MaxUnpool2d(Function):
 
     op_name, backward_name = "max_unpool2d", "MaxUnpool2DBackward0"
     saved_for_backward = (1,)  # backward reads the indices only
+    #: how many trailing dims are spatial, and how PyTorch's messages name them
+    spatial, named = 2, "two elements (height, width)"
 
     def infer(self, x, indices):
-        op, shape = self.op_name, tuple(x.shape)
-        if len(shape) not in (3, 4):
-            raise ShapeRuntimeError(op, f"Input to max_unpooling2d should be a 3d or 4d Tensor, "
-                                        f"but got a tensor with {len(shape)} dimensions.")
+        op, shape, n = self.op_name, tuple(x.shape), self.spatial
+        if len(shape) not in (n + 1, n + 2):
+            raise ShapeRuntimeError(op, f"Input to max_unpooling{n}d should be a {n + 1}d or "
+                                        f"{n + 2}d Tensor, but got a tensor with {len(shape)} "
+                                        "dimensions.")
         if indices.dtype is not dtypes.int64:
             raise ShapeRuntimeError(op, f"elements in indices should be type int64 but got: "
                                         f"{indices.dtype} (pass the indices max pooling "
@@ -48,39 +52,41 @@ class MaxUnpool2d(Function):
             raise ShapeRuntimeError(op, f"Expected shape of indices to be same as that of the "
                                         f"input tensor ({list(shape)}) but got indices tensor "
                                         f"with shape: {list(indices.shape)}")
-        for axis in range(len(shape) - 3, len(shape)):
+        for axis in range(len(shape) - n - 1, len(shape)):
             if shape[axis] == 0:
                 raise ShapeRuntimeError(op, f"Expected input to have non-zero size for "
                                             f"non-batch dimensions, but got {list(shape)} with "
                                             f"dimension {axis} being empty")
         out_hw = tuple(int(s) for s in self.output_size)
-        if len(out_hw) != 2:
-            raise ShapeRuntimeError(op, f"There should be exactly two elements (height, width) "
-                                        f"in output_size, but got {len(out_hw)} elements.")
+        if len(out_hw) != n:
+            raise ShapeRuntimeError(op, f"There should be exactly {self.named} in output_size, "
+                                        f"but got {len(out_hw)} elements.")
         if min(out_hw) < 0:
             raise ShapeRuntimeError(op, f"output_size must contain non-negative spatial "
                                         f"dimensions, but got output_size={out_hw}")
         _require_dtype(op, x.dtype, (dtypes.float16, dtypes.float32, dtypes.float64))
-        self.out_shape, self.out_dtype = shape[:-2] + out_hw, x.dtype
+        self.out_shape, self.out_dtype = shape[:-n] + out_hw, x.dtype
         return self.out_shape, x.dtype
 
     def _planes(self, backend, indices):
         """``(rows, columns)``: every index as a (plane, flat position) pair, checked."""
-        plane = self.out_shape[-2] * self.out_shape[-1]
+        n = self.spatial
+        plane = math.prod(self.out_shape[-n:])
         if indices.size:
             for value in index_bounds(backend, indices):
                 if not 0 <= value < plane:
+                    sizes = "x".join(str(s) for s in self.out_shape[-n:])
                     raise RuntimeError(f"Found an invalid max index: {value} (output volumes "
-                                       f"are of size {self.out_shape[-2]}x{self.out_shape[-1]})")
-        planes = math.prod(indices.shape[:-2])
-        columns = backend.reshape(indices, (planes, indices.shape[-2] * indices.shape[-1]))
+                                       f"are of size {sizes})")
+        planes = math.prod(indices.shape[:-n])
+        columns = backend.reshape(indices, (planes, math.prod(indices.shape[-n:])))
         rows = backend.reshape(backend.arange(0, planes, 1, dtypes.int64), (planes, 1))
         return rows, columns
 
     def forward(self, backend, x, indices):
         rows, columns = self._planes(backend, indices)
         planes = rows.shape[0]
-        out = backend.full((planes, self.out_shape[-2] * self.out_shape[-1]), 0,
+        out = backend.full((planes, math.prod(self.out_shape[-self.spatial:])), 0,
                            self.out_dtype)
         backend.setitem(out, (rows, columns), backend.reshape(x, columns.shape))
         if self.recording:
@@ -89,12 +95,26 @@ class MaxUnpool2d(Function):
 
     def backward(self, backend, gy):
         shape = tuple(self.input_specs[0][0])
-        flat = backend.reshape(gy, (self.picks[0].shape[0], math.prod(self.out_shape[-2:])))
+        flat = backend.reshape(gy, (self.picks[0].shape[0],
+                                    math.prod(self.out_shape[-self.spatial:])))
         return backend.reshape(backend.getitem(flat, self.picks), shape), None
-
 
     def backward_graph(self, grad):
         # the same read, recorded: its gradient writes into zeros at the indices again
         shape = tuple(self.input_specs[0][0])
-        flat = grad.reshape(self.picks[0].shape[0], math.prod(self.out_shape[-2:]))
+        flat = grad.reshape(self.picks[0].shape[0], math.prod(self.out_shape[-self.spatial:]))
         return picked(self, flat, self.picks).reshape(shape), None
+
+
+class MaxUnpool3d(MaxUnpool2d):
+    """``MaxUnpool2d`` over volumes: indices are flat positions ``(d * H_out + h) * W_out
+    + w``, as ``max_pool3d`` returns them.
+
+    Shape:
+        input and indices ``(N, C, D, H, W)`` or ``(C, D, H, W)`` ->
+        ``(N, C, *output_size)`` or ``(C, *output_size)``; indices int64.
+    """
+
+    op_name, backward_name = "max_unpool3d", "MaxUnpool3DBackward0"
+    spatial, named = 3, "three elements (depth, height, width)"
+
