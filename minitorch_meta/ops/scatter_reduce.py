@@ -68,8 +68,8 @@ class ScatterReduce(Scatter):
             out = backend.astype(backend.binary(kind, out, count), self.out_dtype)
         if self.recording:
             self.picks, self.x, self.values, self.out = picks, x, values, out
-            # as they came, for the graph formula's reductions (``backward_graph``)
-            self.inputs = (x, backend.reshape(index, self.index_shape), src)
+            if self.reduce == "prod":  # as they came, for the graph formula's products
+                self.inputs = (x, index, src)
             if self.reduce == "mean":
                 self.count = count
         return backend.reshape(out, shape)
@@ -239,7 +239,7 @@ class ScatterReduce(Scatter):
         is_zero, lone = self._zeros(backend)
         x_t = self.graph_input(0, x).reshape(self.x_shape)
         values = picked(self, self.graph_input(2, src).reshape(self.src_shape), self._block())
-        index = self.constant(index)
+        index = self.constant(backend.reshape(index, self.index_shape))
 
         def product(start, factors):
             return ScatterReduce(dim=self.axis, reduce="prod", include_self=self.include_self)(
