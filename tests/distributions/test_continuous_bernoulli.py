@@ -254,3 +254,23 @@ def test_a_uniform_touching_the_support_gives_a_finite_kl():
     to_cb = dist.kl_divergence(unit, cb).numpy()
     np.testing.assert_allclose(to_cb, -cb.log_prob(mt.linspace(0, 1, 100_001)).mean().numpy(),
                                rtol=1e-4)
+
+
+def test_the_taylor_expansions_are_torchs_in_a_wide_window():
+    """``lims=(0.1, 0.9)`` puts most probs in the window, where the expansions' higher
+    terms matter: every statistic and its gradient equal PyTorch's in float64."""
+    torch = pytest.importorskip("torch")
+    probs = np.array([0.05, 0.15, 0.3, 0.5, 0.62, 0.85, 0.95])
+    value = np.linspace(0.05, 0.95, probs.size)
+    results = []
+    for T in (mt, torch):
+        p = T.tensor(probs, dtype=T.float64, requires_grad=True)
+        v = T.tensor(value, dtype=T.float64)
+        d = D(T).ContinuousBernoulli(p, lims=(0.1, 0.9))
+        # the natural parameter's window is (lims - 1/2): (-0.4, 0.4] here
+        outs = [d.mean, d.variance, d.entropy(), d.log_prob(v), d.cdf(v), d.icdf(v),
+                d._cont_bern_log_norm(), d._log_normalizer(p - 0.5)]
+        grads = [T.autograd.grad(out.sum(), p, retain_graph=True)[0] for out in outs]
+        results.append([x.detach().numpy() for x in outs + grads])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
