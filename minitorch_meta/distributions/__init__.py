@@ -12,6 +12,7 @@ from . import (
            constraints,
            kl,
            kl_beta_dirichlet,  # noqa: F401 - registers the KL pairs of those families
+           kl_continuous_bernoulli,  # noqa: F401 - registers the KL pairs of that family
            kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
            kl_multivariate_normal,  # noqa: F401 - registers the KL pairs of those families
            transforms,
@@ -23,6 +24,7 @@ from .categorical import Categorical
 from .cauchy import Cauchy
 from .chi2 import Chi2
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
@@ -41,6 +43,7 @@ from .laplace import Laplace
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .negative_binomial import NegativeBinomial
@@ -84,4 +87,5 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
            "Kumaraswamy", "StudentT",
            "LowRankMultivariateNormal", "MultivariateNormal",
-           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
+           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "ContinuousBernoulli", "MixtureSameFamily"]

@@ -242,6 +242,35 @@ class _CorrCholesky(Constraint):
         return _LowerCholesky().check(value) & unit_rows
 
 
+class MixtureSameFamilyConstraint(Constraint):
+    """The support of a ``MixtureSameFamily``: its component distribution's support
+    (``base_constraint``), checked with the components' dim put back into the value."""
+
+    def __init__(self, base_constraint: Constraint):
+        if not isinstance(base_constraint, Constraint):
+            # PyTorch's type and words
+            raise AssertionError(f"base_constraint must be a Constraint, got "
+                                 f"{type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+        self.is_discrete = base_constraint.is_discrete
+        self.event_dim = base_constraint.event_dim
+
+    def check(self, value):
+        """Whether ``value`` lies in the support of every component, per batch element.
+
+        Raises:
+            ValueError: ``value`` has fewer dims than an event.
+        """
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        kept = value.dim() - self.event_dim
+        return result.reshape(tuple(result.shape[:kept]) + (-1,)).all(-1)
+
+    def _arguments(self) -> str:
+        return repr(self.base_constraint)
+
+
 def all_true(valid) -> bool:
     """Whether a check passed everywhere; a meta check has no values and passes."""
     return valid.is_meta or bool(valid.all())
@@ -285,4 +314,5 @@ __all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_e
            "unit_interval", "nonnegative_integer", "positive_integer",
            "half_open_interval", "multinomial",
            "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
-           "positive_semidefinite", "square", "symmetric"]
+           "positive_semidefinite", "square", "symmetric",
+           "MixtureSameFamilyConstraint"]
