@@ -68,6 +68,7 @@ from .transforms import (  # PyTorch exports every transform here too
            identity_transform,
 )
 from .uniform import Uniform
+from .von_mises import VonMises
 from .weibull import Weibull
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent",
@@ -84,4 +85,5 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "ExponentialFamily", "Beta", "Dirichlet", "FisherSnedecor", "InverseGamma",
            "Kumaraswamy", "StudentT",
            "LowRankMultivariateNormal", "MultivariateNormal",
-           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
+           "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "VonMises"]
