@@ -656,6 +656,19 @@ __all__ += ["index_reduce", "alpha_dropout", "alpha_dropout_", "celu_", "dropout
             "feature_alpha_dropout", "feature_alpha_dropout_", "feature_dropout",
             "feature_dropout_", "rrelu_", "selu_", "threshold_"]
 
+# window functions (windows.py) and torch.signal.windows (signal/)
+from . import signal  # noqa: E402
+from .windows import (  # noqa: E402
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
+
+__all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
+            "kaiser_window", "signal"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

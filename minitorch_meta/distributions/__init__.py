@@ -71,6 +71,7 @@ from .transforms import (  # PyTorch exports every transform here too
            identity_transform,
 )
 from .uniform import Uniform
+from .von_mises import VonMises
 from .weibull import Weibull
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent",
@@ -88,4 +89,4 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "Kumaraswamy", "StudentT",
            "LowRankMultivariateNormal", "MultivariateNormal",
            "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-           "ContinuousBernoulli", "MixtureSameFamily"]
+           "ContinuousBernoulli", "MixtureSameFamily", "VonMises"]
