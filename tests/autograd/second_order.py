@@ -1,5 +1,7 @@
-"""What the second-order gradient tests share: a Hessian-vector product checked against
-central differences of the first-order gradient (independent of PyTorch)."""
+"""What the second-order gradient tests share: the gradients made with ``create_graph`` and
+the gradient of their squared sum (compared with PyTorch's by each test file), seeded
+inputs per case, and a Hessian-vector product checked against central differences of the
+first-order gradient (independent of PyTorch)."""
 
 from __future__ import annotations
 
@@ -24,3 +26,19 @@ def assert_hvp_matches_finite_differences(fn, arrays, directions, atol: float = 
     minus = gradient([a - eps * v for a, v in zip(arrays, directions)])
     for h, p, m in zip(hvp, plus, minus):
         np.testing.assert_allclose(h, (p - m) / (2 * eps), rtol=1e-5, atol=atol)
+
+
+def gradients_and_their_gradient(lib, device, fn, arrays) -> tuple:
+    """The gradients of ``fn(lib, device, *inputs)`` (made with ``create_graph``) and the
+    gradient of their squared sum, as NumPy arrays; ``lib`` is minitorch_meta or torch."""
+    kwargs = {"device": device} if lib is mt else {}
+    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
+    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
+    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
+    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
+
+
+def seeded_arrays(name: str, shapes) -> list:
+    """Standard normal float64 inputs of ``shapes``, seeded by the case's name."""
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return [rng.standard_normal(shape) for shape in shapes]

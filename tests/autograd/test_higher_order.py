@@ -9,7 +9,10 @@ import pytest
 import torch
 
 import minitorch_meta as mt
-from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import (
+    assert_hvp_matches_finite_differences,
+    gradients_and_their_gradient,
+)
 from tests.devices import tensor_device
 
 
@@ -73,22 +76,13 @@ CASES = {
 }
 
 
-def _run(lib, device, fn, arrays):
-    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
-    kwargs = {"device": device} if lib is mt else {}
-    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
-    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
-    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
-    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_second_order_gradients_equal_pytorchs(name, device):
     fn, shapes = CASES[name]
     rng = np.random.default_rng(sum(map(ord, name)))
     arrays = [rng.standard_normal(shape) for shape in shapes]
-    ours = _run(mt, device, fn, arrays)
-    theirs = _run(torch, None, fn, arrays)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
     for our_list, their_list in zip(ours, theirs):
         for a, b in zip(our_list, their_list):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)

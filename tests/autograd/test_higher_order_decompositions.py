@@ -15,7 +15,11 @@ import pytest
 import torch
 
 import minitorch_meta as mt
-from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import (
+    assert_hvp_matches_finite_differences,
+    gradients_and_their_gradient,
+    seeded_arrays,
+)
 from tests.ops.linalg_inputs import symmetric, well_conditioned
 
 W, S = well_conditioned, symmetric
@@ -99,20 +103,6 @@ CASES = {
 }
 
 
-def _run(lib, device, fn, arrays):
-    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
-    kwargs = {"device": device} if lib is mt else {}
-    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
-    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
-    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
-    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
-
-
-def _arrays(name, shapes):
-    rng = np.random.default_rng(sum(map(ord, name)))
-    return [rng.standard_normal(shape) for shape in shapes]
-
-
 def _assert_close(ours, theirs, rtol):
     """Relative to each array's largest entry (a squared gradient spans many magnitudes)."""
     for a, b in zip(ours, theirs):
@@ -122,9 +112,9 @@ def _assert_close(ours, theirs, rtol):
 @pytest.mark.parametrize("name", list(CASES))
 def test_second_order_gradients_equal_pytorchs(name, device):
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
-    ours = _run(mt, device, fn, arrays)
-    theirs = _run(torch, None, fn, arrays)
+    arrays = seeded_arrays(name, shapes)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
     for our_list, their_list in zip(ours, theirs):
         _assert_close(our_list, their_list, 1e-9)
 
@@ -136,7 +126,7 @@ def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against central differences of the first-order gradient:
     independent of PyTorch."""
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
 
     assert_hvp_matches_finite_differences(fn, arrays, directions, atol=1e-4)
@@ -146,7 +136,7 @@ def test_hessian_vector_products_match_finite_differences(name):
 def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     values = {}
     for create_graph in (False, True):
         xs = [mt.tensor(a, requires_grad=True) for a in arrays]
@@ -161,7 +151,7 @@ def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
 def test_third_order_gradients_equal_pytorchs(name, device):
     """The formulas are built of ops that have formulas: any order works."""
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
 
     def third(lib, kwargs):
         xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]

@@ -15,7 +15,11 @@ import pytest
 import torch
 
 import minitorch_meta as mt
-from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import (
+    assert_hvp_matches_finite_differences,
+    gradients_and_their_gradient,
+    seeded_arrays,
+)
 from tests.devices import tensor_device
 
 
@@ -128,26 +132,12 @@ CASES = {
 }
 
 
-def _run(lib, device, fn, arrays):
-    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
-    kwargs = {"device": device} if lib is mt else {}
-    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
-    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
-    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
-    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
-
-
-def _arrays(name, shapes):
-    rng = np.random.default_rng(sum(map(ord, name)))
-    return [rng.standard_normal(shape) for shape in shapes]
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_second_order_gradients_equal_pytorchs(name, device):
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
-    ours = _run(mt, device, fn, arrays)
-    theirs = _run(torch, None, fn, arrays)
+    arrays = seeded_arrays(name, shapes)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
     for our_list, their_list in zip(ours, theirs):
         for a, b in zip(our_list, their_list):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
@@ -162,7 +152,7 @@ def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
     independent of PyTorch."""
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
 
     assert_hvp_matches_finite_differences(fn, arrays, directions, atol=1e-6)
@@ -172,7 +162,7 @@ def test_hessian_vector_products_match_finite_differences(name):
 def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     results = []
     for create_graph in (False, True):
         xs = [mt.tensor(a, requires_grad=True) for a in arrays]
@@ -220,7 +210,7 @@ def test_sinc_second_derivative_at_zero_is_exact(device):
 def test_rrelu_training_second_derivative_uses_each_elements_slope(device):
     """The noise differs from PyTorch's draw: checked against the closed form instead.
     For ``f = sum(rrelu(x)^3) = sum(s^3 x^3)``, ``d/dx sum(g^2) = 36 s^6 x^3``."""
-    x = mt.tensor(_arrays("rrelu", [(3, 4)])[0], device=device, requires_grad=True)
+    x = mt.tensor(seeded_arrays("rrelu", [(3, 4)])[0], device=device, requires_grad=True)
     out = _f(mt).rrelu(x, 0.1, 0.3, training=True)
     (g,) = mt.autograd.grad((out ** 3).sum(), x, create_graph=True)
     (h,) = mt.autograd.grad((g * g).sum(), x)

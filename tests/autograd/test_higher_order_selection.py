@@ -14,7 +14,11 @@ import pytest
 import torch
 
 import minitorch_meta as mt
-from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import (
+    assert_hvp_matches_finite_differences,
+    gradients_and_their_gradient,
+    seeded_arrays,
+)
 
 
 def _f(lib):
@@ -157,26 +161,12 @@ FD_CASES = {
 }
 
 
-def _run(lib, device, fn, arrays):
-    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
-    kwargs = {"device": device} if lib is mt else {}
-    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
-    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
-    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
-    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
-
-
-def _arrays(name, shapes):
-    rng = np.random.default_rng(sum(map(ord, name)))
-    return [rng.standard_normal(shape) for shape in shapes]
-
-
 @pytest.mark.parametrize("name", list(CASES))
 def test_second_order_gradients_equal_pytorchs(name, device):
     fn, shapes = CASES[name]
-    arrays = _arrays(name, shapes)
-    ours = _run(mt, device, fn, arrays)
-    theirs = _run(torch, None, fn, arrays)
+    arrays = seeded_arrays(name, shapes)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
     for our_list, their_list in zip(ours, theirs):
         for a, b in zip(our_list, their_list):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
@@ -190,7 +180,7 @@ def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
     independent of PyTorch."""
     fn, shapes = {**CASES, **FD_CASES}[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
 
     assert_hvp_matches_finite_differences(fn, arrays, directions, atol=1e-6)
@@ -200,7 +190,7 @@ def test_hessian_vector_products_match_finite_differences(name):
 def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = {**CASES, **FD_CASES}[name]
-    arrays = _arrays(name, shapes)
+    arrays = seeded_arrays(name, shapes)
     results = []
     for create_graph in (False, True):
         xs = [mt.tensor(a, requires_grad=True) for a in arrays]

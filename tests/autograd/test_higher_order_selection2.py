@@ -14,7 +14,11 @@ import pytest
 import torch
 
 import minitorch_meta as mt
-from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import (
+    assert_hvp_matches_finite_differences,
+    gradients_and_their_gradient,
+    seeded_arrays,
+)
 
 
 def _f(lib):
@@ -164,18 +168,8 @@ FD_CASES = {
 }
 
 
-def _run(lib, device, fn, arrays):
-    """The gradients (made with ``create_graph``) and the gradient of their squared sum."""
-    kwargs = {"device": device} if lib is mt else {}
-    xs = [lib.tensor(a, requires_grad=True, **kwargs) for a in arrays]
-    grads = lib.autograd.grad(fn(lib, device, *xs), xs, create_graph=True)
-    second = lib.autograd.grad(sum((g * g).sum() for g in grads), xs)
-    return [g.detach().cpu().numpy() for g in grads], [h.cpu().numpy() for h in second]
-
-
 def _arrays(name, shapes):
-    rng = np.random.default_rng(sum(map(ord, name)))
-    arrays = [rng.standard_normal(shape) for shape in shapes]
+    arrays = seeded_arrays(name, shapes)
     if name == "nansum":
         arrays[0][np.array(_NANS)] = np.nan
     return arrays
@@ -185,8 +179,8 @@ def _arrays(name, shapes):
 def test_second_order_gradients_equal_pytorchs(name, device):
     fn, shapes = CASES[name]
     arrays = _arrays(name, shapes)
-    ours = _run(mt, device, fn, arrays)
-    theirs = _run(torch, None, fn, arrays)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
     for our_list, their_list in zip(ours, theirs):
         for a, b in zip(our_list, their_list):
             np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
@@ -225,7 +219,8 @@ def test_embedding_bag_second_order_gradients_run_on_device(name, device):
     """The graph formulas on the case's device give the CPU's results."""
     fn, shapes = FD_CASES[name]
     arrays = _arrays(name, shapes)
-    ours, on_cpu = _run(mt, device, fn, arrays), _run(mt, "cpu", fn, arrays)
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    on_cpu = gradients_and_their_gradient(mt, "cpu", fn, arrays)
     for our_list, cpu_list in zip(ours, on_cpu):
         for a, b in zip(our_list, cpu_list):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
