@@ -42,3 +42,15 @@ def seeded_arrays(name: str, shapes) -> list:
     """Standard normal float64 inputs of ``shapes``, seeded by the case's name."""
     rng = np.random.default_rng(sum(map(ord, name)))
     return [rng.standard_normal(shape) for shape in shapes]
+
+
+def assert_graph_and_array_gradients_agree(fn, arrays, rtol: float, atol: float) -> None:
+    """The first-order gradients of ``fn(mt, "cpu", *inputs)`` are the same made by the
+    graph formulas (``create_graph=True``) and by the array ones."""
+    results = []
+    for create_graph in (False, True):
+        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
+        results.append([g.detach().numpy() for g in grads])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)

@@ -12,6 +12,7 @@ import torch
 
 import minitorch_meta as mt
 from tests.autograd.second_order import (
+    assert_graph_and_array_gradients_agree,
     assert_hvp_matches_finite_differences,
     gradients_and_their_gradient,
     seeded_arrays,
@@ -117,13 +118,7 @@ def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = CASES[name]
     arrays = seeded_arrays(name, shapes)
-    values = {}
-    for create_graph in (False, True):
-        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
-        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
-        values[create_graph] = [g.detach().numpy() for g in grads]
-    for a, b in zip(values[True], values[False]):
-        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    assert_graph_and_array_gradients_agree(fn, arrays, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", ["inv", "solve", "cholesky"])

@@ -16,6 +16,7 @@ import torch
 
 import minitorch_meta as mt
 from tests.autograd.second_order import (
+    assert_graph_and_array_gradients_agree,
     assert_hvp_matches_finite_differences,
     gradients_and_their_gradient,
     seeded_arrays,
@@ -163,13 +164,7 @@ def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = CASES[name]
     arrays = seeded_arrays(name, shapes)
-    results = []
-    for create_graph in (False, True):
-        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
-        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
-        results.append([g.detach().numpy() for g in grads])
-    for a, b in zip(*results):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+    assert_graph_and_array_gradients_agree(fn, arrays, rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("values", [[[2.0, 0.0], [0.0, 3.0]], [[0.0, 0.0], [0.0, 3.0]],

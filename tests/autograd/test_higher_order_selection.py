@@ -7,47 +7,21 @@ against finite differences."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 import torch
 
 import minitorch_meta as mt
 from tests.autograd.second_order import (
+    assert_graph_and_array_gradients_agree,
     assert_hvp_matches_finite_differences,
     gradients_and_their_gradient,
     seeded_arrays,
 )
-
-
-def _f(lib):
-    return lib.nn.functional
-
-
-def _on(lib, device, values, dtype=None):
-    """A constant tensor (indices, a mask, a weight) on the case's device."""
-    kwargs = {"device": device} if lib is mt else {}
-    return lib.tensor(values, dtype=dtype, **kwargs)
-
-
-def _long(lib, device, values):
-    return _on(lib, device, values, lib.int64)
-
-
-def _mask(lib, device, values):
-    return _on(lib, device, values, lib.bool)
-
-
-def _weights(lib, device, *shape):
-    """A constant that tells the elements apart, so that a wrong layout shows."""
-    return _on(lib, device, np.arange(1, math.prod(shape) + 1).reshape(shape) / 10, lib.float64)
-
-
-def _cube(t, lib, device):
-    """A weighted sum of cubes: its gradient depends on ``t``, and tells positions apart."""
-    return (t ** 3 * _weights(lib, device, *t.shape)).sum()
-
+from tests.autograd.selection_inputs import cube as _cube
+from tests.autograd.selection_inputs import functional as _f
+from tests.autograd.selection_inputs import long as _long
+from tests.autograd.selection_inputs import mask as _mask
 
 _MASK = [[True, False, True, False], [False, False, True, True], [True, True, False, False]]
 
@@ -191,13 +165,7 @@ def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
     """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
     fn, shapes = {**CASES, **FD_CASES}[name]
     arrays = seeded_arrays(name, shapes)
-    results = []
-    for create_graph in (False, True):
-        xs = [mt.tensor(a, requires_grad=True) for a in arrays]
-        grads = mt.autograd.grad(fn(mt, "cpu", *xs), xs, create_graph=create_graph)
-        results.append([g.detach().numpy() for g in grads])
-    for a, b in zip(*results):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+    assert_graph_and_array_gradients_agree(fn, arrays, rtol=1e-12, atol=1e-14)
 
 
 def test_embedding_scaled_by_frequency_differentiates_the_gradient_it_computed(device):
