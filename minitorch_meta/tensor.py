@@ -36,13 +36,17 @@ _new_object = object.__new__
 _DTYPE_OF_NUMPY = dtypes.BY_NUMPY
 
 
+#: NumPy's scalar types: what NumPy gives, instead of a 0-d array, for an op on 0-d arrays
+_NUMPY_SCALARS = frozenset(numpy_dtype.type for numpy_dtype in _DTYPE_OF_NUMPY)
+
+
 def _storage(data, backend):
-    """``data`` as a tensor's storage. NumPy gives a scalar, not a 0-d array, for an op on
-    0-d arrays; a scalar can be neither written into nor shared with views (``detach()``,
-    ``.data``, ``view``), so the tensor takes a 0-d array of it."""
-    if hasattr(type(data), "__setitem__"):
-        return data
-    return backend.asarray(data, None)
+    """``data`` as a tensor's storage. A NumPy scalar can be neither written into nor
+    shared with views (``detach()``, ``.data``, ``view``), so the tensor takes a 0-d array
+    of it. (A set lookup: this runs for every tensor made.)"""
+    if data.__class__ in _NUMPY_SCALARS:
+        return backend.asarray(data, None)
+    return data
 
 
 class Tensor(TensorMethods):
