@@ -54,3 +54,16 @@ def assert_graph_and_array_gradients_agree(fn, arrays, rtol: float, atol: float)
         results.append([g.detach().numpy() for g in grads])
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+
+
+def assert_second_order_equal_pytorchs(fn, arrays, device, rtol: float = 1e-9,
+                                       atol: float = 1e-10) -> None:
+    """Our gradients (made with ``create_graph``) and the gradient of their squared sum,
+    on ``device``, against PyTorch's on the CPU."""
+    import torch
+
+    ours = gradients_and_their_gradient(mt, device, fn, arrays)
+    theirs = gradients_and_their_gradient(torch, None, fn, arrays)
+    for our_list, their_list in zip(ours, theirs):
+        for a, b in zip(our_list, their_list):
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
