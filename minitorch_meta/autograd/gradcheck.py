@@ -280,8 +280,7 @@ def _analytical_jacobians(output, diff_inputs, settings: _Settings) -> list:
 def _forward_jacobians(output, diff_inputs) -> list:
     """One Jacobian per input, ``(input.numel(), output.numel())``, column by column
     from Jacobian-vector products (forward mode)."""
-    with enable_grad():
-        columns = jacobian_columns(ForwardProducts([output], diff_inputs), diff_inputs)[0]
+    columns = jacobian_columns(ForwardProducts([output], diff_inputs), diff_inputs)[0]
     return [j.reshape(output.numel(), x.numel()).t() for j, x in zip(columns, diff_inputs)]
 
 
@@ -382,8 +381,7 @@ def _backward_along(output, diff_inputs, v, settings: _Settings):
 
 def _forward_along(output, diff_inputs, v, settings: _Settings):
     """``(j, u) -> (vᵀJ_j u, the same again)`` from two Jacobian-vector products."""
-    with enable_grad():
-        products = ForwardProducts([output], diff_inputs)
+    products = ForwardProducts([output], diff_inputs)  # it records under grad mode itself
 
     def along(j, u):
         tangents = [None] * len(diff_inputs)
