@@ -125,7 +125,24 @@ def tensor_repr(t) -> str:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = _forward_tangent(t)
+    if tangent is not None:  # PyTorch shows a 0-d tangent as its number
+        shown = tangent.item() if tangent.dim() == 0 and not tangent.is_meta else repr(tangent)
+        suffixes.append(f"tangent={shown}")
     return _with_suffixes(_PREFIX + body, suffixes, len(_PREFIX)) + ")"
+
+
+def _forward_tangent(t):
+    """``t``'s tangent in an open forward-mode dual level, if it has a known one."""
+    from .ops.function import _observers
+
+    if not _observers:  # no dual level can be open
+        return None
+    from .autograd.forward_ad import current_level
+
+    level = current_level()
+    tangent = None if level is None else level.tangent(t)
+    return tangent if hasattr(tangent, "_data") else None
 
 
 def _with_suffixes(text: str, suffixes: list, indent: int) -> str:

@@ -116,6 +116,8 @@ class Tensor(TensorMethods):
             _check_overlapping_write(backend, data, index)
         backend.setitem(data, index, value)
         self._counter().value += 1
+        if _op_observers and (level := _dual_level()) is not None:
+            level.written(self)  # the tangents sharing this memory are stale now
 
     def _accumulator(self):
         if self._grad_accumulator is None:
@@ -494,9 +496,19 @@ class Tensor(TensorMethods):
             self._backend.setitem(self._data, written,
                                   self._backend.getitem(result._data, written))
             self._counter().value += 1
+            if _op_observers and (level := _dual_level()) is not None:
+                level.written(self)  # a partial write into shared locations: not followed
             return self
         self._store(Ellipsis, result._data)
+        self._carry_tangent(result)
         return self
+
+    def _carry_tangent(self, source, index=None) -> None:
+        """Inside a forward-mode dual level: after ``self[index] = source`` (all of
+        ``self`` for None), ``self``'s tangent follows ``source``'s (autograd/forward_ad.py).
+        ``source`` None: a constant was written."""
+        if _op_observers and (level := _dual_level()) is not None:
+            level.carry(self, source, index)
 
     def _inplace(self, op: str, function, *args) -> Tensor:
         """``self = function(self, *args)`` written into this tensor's memory."""
@@ -526,6 +538,7 @@ class Tensor(TensorMethods):
     def fill_(self, value: Number) -> Tensor:
         self._check_inplace("fill_")
         self._store(Ellipsis, value, same_value_everywhere=True)
+        self._carry_tangent(None)
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
@@ -542,6 +555,7 @@ class Tensor(TensorMethods):
             return self
         moved = source.to(self.device, self._dtype)
         self._store(Ellipsis, moved._data)
+        self._carry_tangent(moved)
         return self
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
@@ -608,8 +622,20 @@ class Tensor(TensorMethods):
                 raise ShapeError("__setitem__", f"cannot assign a value of shape "
                                                 f"{fmt(value.shape)} to a selection of shape "
                                                 f"{fmt(target)}")
-            value = value._data
+            source, value = value, value._data
+        else:
+            source = None
         self._store(real, value)
+        self._carry_tangent(source, index)
+
+
+def _dual_level():
+    """The open forward-mode dual level, unless none is open or it is computing a tangent
+    (looked up only while some op observer exists; forward_ad loads on first use)."""
+    from .autograd.forward_ad import current_level
+
+    level = current_level()
+    return None if level is None or level._busy else level
 
 
 def _unpickle(cls, values, shape, dtype_name, device_name, requires_grad):

@@ -9,6 +9,9 @@
 - ``anomaly_mode.py``: ``detect_anomaly``, forward stacks and NaN checks for backward errors;
 - ``gradcheck.py``: ``gradcheck``, finite differences against the analytical gradients;
 - ``functional.py``: ``autograd.functional.jacobian`` and ``vjp``.
+- ``forward_products.py``: Jacobian-vector products ``J·t`` by the double-backward trick;
+- ``forward_ad.py``: ``autograd.forward_ad``, dual tensors whose tangents follow every op
+  (loaded on first use);
 - ``profiler.py``: ``autograd.profiler.profile``, PyTorch's older profiler API (loaded on
   first use; the code is in the ``profiler`` package).
 """
@@ -38,8 +41,9 @@ __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode"
 
 
 def __getattr__(name):
-    # ``autograd.profiler`` loads on first use, so that importing minitorch_meta stays light.
-    if name == "profiler":
+    # ``autograd.profiler`` and ``forward_ad`` load on first use, so that importing
+    # minitorch_meta stays light.
+    if name in ("profiler", "forward_ad"):
         import importlib
 
         return importlib.import_module(".profiler", __name__)

@@ -8,7 +8,7 @@ check the outputs and their gradients here, once, and run ``engine.run``.
 from __future__ import annotations
 
 from ..caller_warnings import warn_at_caller
-from .engine import accumulate_graph_into, accumulate_into, run
+from .engine import AccumulateGrad, accumulate_graph_into, accumulate_into, run
 
 # PyTorch's words
 _GRAD_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between "
@@ -35,7 +35,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if inputs is None:
         if create_graph:
             warn_at_caller(_GRAD_CYCLE)
+        leaves = _leaves_of_dual_outputs(tensors, roots)
         run(roots, bool(retain_graph), create_graph=create_graph)
+        _mark_for_forward_ad(tensors, [leaf.grad for leaf in leaves])
         return
     inputs = _as_tuple(inputs, "inputs")
     if not inputs:
@@ -47,6 +49,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     for tensor, node in zip(inputs, nodes):
         if node in captured:
             accumulate(tensor, captured[node])
+    _mark_for_forward_ad(tensors, [tensor.grad for tensor in inputs])
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -75,9 +78,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     nodes = _input_nodes(inputs)
     roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad", create_graph)
     captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
-    return tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
-                             materialize_grads, materialize_grads)
-                 for index, (tensor, node) in enumerate(zip(inputs, nodes)))
+    gradients = tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
+                                  materialize_grads, materialize_grads)
+                      for index, (tensor, node) in enumerate(zip(inputs, nodes)))
+    _mark_for_forward_ad(outputs, gradients)
+    return gradients
 
 
 def _as_tuple(tensors, what: str) -> tuple:
@@ -159,3 +164,39 @@ def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize:
         return grad_array
     # A copy: the engine may hand one array to several inputs (an add's two operands).
     return tensor._wrap(tensor._backend.copy(grad_array))
+
+
+def _open_dual_level():
+    """The open forward-mode dual level (autograd/forward_ad.py) unless none is open or
+    it is computing a tangent; one import lookup outside a level."""
+    from .forward_ad import current_level
+
+    level = current_level()
+    return None if level is None or level._busy else level
+
+
+def _mark_for_forward_ad(outputs, gradients) -> None:
+    """Inside a dual level, gradients of dual outputs have no tangent of their own here:
+    the level marks them, so that using their tangent raises."""
+    level = _open_dual_level()
+    if level is not None:
+        level.mark_gradients(_as_tuple(outputs, "outputs"), gradients)
+
+
+def _leaves_of_dual_outputs(outputs, roots) -> list:
+    """The leaves whose ``.grad`` a ``backward()`` of dual ``outputs`` inside a dual level
+    writes (read before the run frees the graph); none otherwise."""
+    level = _open_dual_level()
+    outputs = _as_tuple(outputs, "tensors")
+    if level is None or all(level.tangent(o) is None for o in outputs):
+        return []
+    leaves, seen, stack = [], set(), [node for node, _ in roots]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad):
+            leaves.append(node.variable)
+        stack.extend(node.next_functions)
+    return leaves

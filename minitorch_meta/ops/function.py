@@ -274,6 +274,8 @@ _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;
 # the shape tools count products and memory with them. Empty (and free) otherwise.
+# An open forward-mode dual level is one too, with ``run_op(function, inputs)``, which
+# runs each op in its place (see ``observed_call``).
 # An observer that times ops (the profiler) also has ``op_started(function, inputs)`` and
 # ``op_failed(function)``, and ``node_started(node)``/``node_ended(node)``, which the
 # autograd engine calls around each node's backward.
@@ -286,11 +288,14 @@ def observed_call(function, inputs):
     raised (the time was spent all the same). Only called while some observer exists."""
     observers = tuple(_observers)  # an observer may leave the list while the op runs
     timers = [observer for observer in observers if hasattr(observer, "op_started")]
+    # An open forward-mode dual level runs the op itself (``run_op``), to give its output
+    # a tangent (autograd/forward_ad.py).
+    runner = next((o.run_op for o in observers if hasattr(o, "run_op")), None)
     for timer in timers:
         timer.op_started(function, inputs)
     function._observed = True
     try:
-        result = function(*inputs)
+        result = function(*inputs) if runner is None else runner(function, inputs)
     except BaseException:
         for timer in reversed(timers):
             timer.op_failed(function)
