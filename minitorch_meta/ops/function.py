@@ -239,7 +239,12 @@ class Function:
 
     def _free_saved(self) -> None:
         keep, hyper, fields = _NODE_FIELDS, self._hyper, self.__dict__
-        for key in [k for k in fields if k not in keep and k not in hyper]:
+        saved = [k for k in fields if k not in keep and k not in hyper]
+        if not self.saved_for_backward and not any(_holds_data(fields[k]) for k in saved):
+            # Only shapes and dims (a view, a sum, an add): nothing worth freeing, and the
+            # node can run again, as PyTorch's nodes that saved no tensors can.
+            return
+        for key in saved:
             del fields[key]
         self._freed = True
 
@@ -255,6 +260,13 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<{self.name()} object>"
+
+
+def _holds_data(value) -> bool:
+    """Whether a node's attribute is (or directly holds) an array, as forward saves them."""
+    if isinstance(value, (tuple, list)):
+        return any(hasattr(item, "dtype") and hasattr(item, "shape") for item in value)
+    return hasattr(value, "dtype") and hasattr(value, "shape")
 
 
 def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
