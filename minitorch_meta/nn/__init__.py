@@ -55,6 +55,8 @@ from .lazy_norm import (
     LazyInstanceNorm3d,
 )
 from .linear import Identity, Linear
+from .linear_cross_entropy_loss import LinearCrossEntropyLoss
+from .linear_cross_entropy_options import LinearCrossEntropyOptions
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -179,6 +181,7 @@ __all__ = [
     "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveLogSoftmaxWithLoss",
     "Buffer", "LPPool3d", "MaxUnpool3d",
+    "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
 ]
 
 

@@ -420,6 +420,7 @@ from .fractional_max_pooling import (  # noqa: E402, F401 - windows at random fr
 )
 from .grid_sampling import affine_grid, grid_sample  # noqa: E402, F401 - spatial transformers
 from .gumbel_softmax import gumbel_softmax  # noqa: E402, F401
+from .linear_cross_entropy_functions import linear_cross_entropy  # noqa: E402, F401
 from .lp_pooling import lp_pool1d, lp_pool2d, lp_pool3d  # noqa: E402, F401
 from .margin_loss_functions import (  # noqa: E402, F401 - more losses, in a file of their own
     cosine_embedding_loss,

@@ -1,6 +1,6 @@
 """Optimizers with PyTorch's update rules (``SGD``, ``Adam``, ``AdamW``, ``Adadelta``,
 ``RMSprop``, ``Adagrad``, ``NAdam``, ``RAdam``, ``Adamax``, ``ASGD``, ``Rprop``,
-``Adafactor``, and the quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``; weight
+``Adafactor``, ``Muon``, and the quasi-Newton ``LBFGS``); schedules in ``lr_scheduler``; weight
 averaging (SWA, EMA) in ``swa_utils``.
 
 Parameters are updated in place under ``no_grad`` with tensor ops, so optimizers run on
@@ -17,6 +17,7 @@ from .adamax import Adamax
 from .adamw import AdamW
 from .asgd import ASGD
 from .lbfgs import LBFGS
+from .muon import Muon
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -29,4 +30,5 @@ __all__ = ["Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD"
            "ASGD", "Adamax", "NAdam", "RAdam", "Rprop",
            "LBFGS",
            "swa_utils",
-           "Adafactor"]
+           "Adafactor",
+           "Muon"]
