@@ -218,6 +218,27 @@ class TriangularSolveResult(NamedTuple):
     cloned_coefficient: object
 
 
+class GeqrfResult(NamedTuple):
+    """``torch.return_types.geqrf``: ``R`` and the Householder vectors, and their scales."""
+
+    a: object
+    tau: object
+
+
+class LinalgLdlFactorResult(NamedTuple):
+    """``torch.return_types.linalg_ldl_factor``: the compact ``L D Lᵀ`` and the pivots."""
+
+    LD: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+
+
+class LinalgLdlFactorExResult(NamedTuple):
+    """``torch.return_types.linalg_ldl_factor_ex``: ``ldl_factor``'s and ``info``."""
+
+    LD: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+    info: object
+
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:
     fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))

@@ -20,6 +20,7 @@ from . import cumulative_functions as CF
 from . import diagonal_fill as DF
 from . import functions as F
 from . import histogram_functions as HI
+from . import householder as HH
 from . import index_functions as IF
 from . import indexing_functions as IX
 from . import infinity_predicates as IP
@@ -509,6 +510,7 @@ class TensorMethods:
         LL.cholesky_solve, LL.cholesky_inverse, LL.triangular_solve, LL.qr)
     orgqr, ormqr, adjoint = LL.orgqr, LL.ormqr, LL.adjoint
     mH, H = property(LL.mH), property(LL.H)  # noqa: N815 - PyTorch's names
+    geqrf = HH.geqrf
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)
