@@ -54,7 +54,8 @@ class LinalgLdlFactorEx(Function):
     check_errors, error_name = False, "torch.linalg.ldl_factor_ex"
 
     def infer(self, a):
-        *batch, n, _ = _square_float(self.error_name, a, "A", "ldl_factor_kernel")
+        # PyTorch names ldl_factor_ex in these checks even when ldl_factor was called
+        *batch, n, _ = _square_float(self.op_name, a, "A", "ldl_factor_kernel")
         batch = tuple(batch)
         return [((*batch, n, n), a._dtype), ((*batch, n), dtypes.int32), (batch, dtypes.int32)]
 
