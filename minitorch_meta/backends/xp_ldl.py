@@ -157,6 +157,7 @@ class LdlKernels:
         return x.reshape(batch + (n, rhs))
 
     def _forward_one(self, x, ld, k, mask):
+        """Where ``mask``: eliminate with the 1 x 1 block at ``k``, then divide by it."""
         xp = self.xp
         n = x.shape[1]
         row = x[:, k]
@@ -165,12 +166,15 @@ class LdlKernels:
         x[:, k] = xp.where(mask[:, None], row / xp.where(mask, ld[:, k, k], 1)[:, None], row)
 
     def _forward_two(self, x, ld, k, mask):
+        """Where ``mask``: eliminate with the 2 x 2 block at ``k, k + 1``, then solve it
+        (sytrs' formulas, scaled by its off-diagonal)."""
         xp = self.xp
         n = x.shape[1]
         if k + 1 >= n:
             return
         if k + 2 < n:
-            update = ld[:, k + 2:, k, None] * x[:, None, k] + ld[:, k + 2:, k + 1, None] * x[:, None, k + 1]
+            update = (ld[:, k + 2:, k, None] * x[:, None, k]
+                      + ld[:, k + 2:, k + 1, None] * x[:, None, k + 1])
             x[:, k + 2:] -= xp.where(mask[:, None, None], update, 0)
         akm1k = xp.where(mask, ld[:, k + 1, k], 1)[:, None]
         akm1 = ld[:, k, k, None] / akm1k
