@@ -76,8 +76,8 @@ FUNCTIONS_WITH_OUT = (
     "i0", "mvlgamma", "polygamma",
     # scatter_functions.py (index_reduce)
     "index_reduce",
-    # householder.py
-    "geqrf",
+    # householder.py, removed_linalg.py
+    "geqrf", "lu_solve",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
