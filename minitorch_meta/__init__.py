@@ -669,6 +669,13 @@ from .windows import (  # noqa: E402
 __all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
             "kaiser_window", "signal"]
 
+from .householder import geqrf  # noqa: E402
+
+__all__ += ["geqrf"]
+from .removed_linalg import eig, lstsq, lu, lu_solve, matrix_rank, solve, symeig  # noqa: E402
+
+__all__ += ["eig", "lstsq", "lu", "lu_solve", "matrix_rank", "solve", "symeig"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

@@ -1,5 +1,6 @@
-"""Products of Householder reflections given in LAPACK's compact form:
-``linalg.householder_product`` (``torch.orgqr``) and ``torch.ormqr``.
+"""Householder reflections in LAPACK's compact form: ``torch.geqrf`` makes them (the op is
+in ``ops/geqrf.py``), ``linalg.householder_product`` (``torch.orgqr``) and ``torch.ormqr``
+multiply them out.
 
 Column ``i`` of ``A`` below its diagonal, with a 1 on the diagonal, is the vector ``v_i``
 of the reflection ``H_i = I - tau_i v_i v_iᵀ``. Both functions are composed of
@@ -13,13 +14,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import dtypes, factories
+from . import return_types as rt
 from .ops import linalg_checks as checks
+from .ops.geqrf import Geqrf
+from .ops.matrix_arrays import split_result
 from .ops.shapes import fmt
 
 if TYPE_CHECKING:
     from .tensor import Tensor
 
 _OP = "torch.linalg.householder_product"
+
+
+def geqrf(input: Tensor):
+    """``(a, tau)``: the QR factorisation of each matrix as LAPACK's geqrf leaves it, ``R``
+    on and above the diagonal, the Householder vectors below it, and their scales ``tau``;
+    ``linalg.householder_product(a, tau)`` is ``Q``. Not differentiable (as PyTorch's).
+
+    Shape:
+        ``(*, m, n)`` -> ``a`` ``(*, m, n)`` and ``tau`` ``(*, min(m, n))``.
+    """
+    op = Geqrf()
+    return rt.GeqrfResult(*split_result(op(input), op.parts, op.backward_name))
 
 
 def _check_reflectors(op: str, A: Tensor, tau: Tensor) -> None:

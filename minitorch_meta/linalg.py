@@ -238,6 +238,7 @@ def matrix_exp(A):
 
 
 from .householder import householder_product  # noqa: E402
+from .ldl_functions import ldl_factor, ldl_factor_ex, ldl_solve  # noqa: E402
 from .linalg_extras import cond, diagonal, matmul, tensorinv, tensorsolve, vander  # noqa: E402
 
 # PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
@@ -249,4 +250,4 @@ __all__ = ["LinAlgError", "cholesky", "cholesky_ex", "cross", "det", "eigh", "ei
            "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "solve_ex", "lu_factor", "lu_factor_ex", "lu",
            "lu_solve", "householder_product", "cond", "diagonal", "matmul", "tensorinv",
-           "tensorsolve", "vander"]
+           "tensorsolve", "vander", "ldl_factor", "ldl_factor_ex", "ldl_solve"]

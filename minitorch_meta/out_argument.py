@@ -76,6 +76,8 @@ FUNCTIONS_WITH_OUT = (
     "i0", "mvlgamma", "polygamma",
     # scatter_functions.py (index_reduce)
     "index_reduce",
+    # householder.py, removed_linalg.py
+    "geqrf", "lu_solve",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -110,6 +112,7 @@ LINALG_FUNCTIONS_WITH_OUT = (
     "slogdet", "solve", "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm",
     "lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex",
     "cond", "householder_product", "matmul", "tensorinv", "tensorsolve",
+    "ldl_factor", "ldl_factor_ex", "ldl_solve",
 )
 #: (PyTorch's composite ``cond``, ``householder_product``, ``tensorinv`` and ``tensorsolve``
 #: cast into a wider ``out`` too)

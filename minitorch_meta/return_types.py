@@ -218,6 +218,34 @@ class TriangularSolveResult(NamedTuple):
     cloned_coefficient: object
 
 
+class GeqrfResult(NamedTuple):
+    """``torch.return_types.geqrf``: ``R`` and the Householder vectors, and their scales."""
+
+    a: object
+    tau: object
+
+
+class LinalgLdlFactorResult(NamedTuple):
+    """``torch.return_types.linalg_ldl_factor``: the compact ``L D Lᵀ`` and the pivots."""
+
+    LD: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+
+
+class LinalgLdlFactorExResult(NamedTuple):
+    """``torch.return_types.linalg_ldl_factor_ex``: ``ldl_factor``'s and ``info``."""
+
+    LD: object  # noqa: N815 - PyTorch's field name
+    pivots: object
+    info: object
+
+class LuWithInfoResult(NamedTuple):
+    """``torch.return_types._lu_with_info``: ``torch.lu(get_infos=True)``'s result."""
+
+    LU: object  # noqa: N815 - PyTorch's field names
+    pivots: object
+    infos: object
+
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:
     fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
@@ -241,3 +269,7 @@ def _name_as_torch(namespace: dict) -> None:
 
 
 _name_as_torch(globals())
+# PyTorch's one private result type name
+LuWithInfoResult.__name__ = LuWithInfoResult.__qualname__ = "_lu_with_info"
+_lu_with_info = LuWithInfoResult
+del globals()["lu_with_info"]

@@ -20,6 +20,7 @@ from . import cumulative_functions as CF
 from . import diagonal_fill as DF
 from . import functions as F
 from . import histogram_functions as HI
+from . import householder as HH
 from . import index_functions as IF
 from . import indexing_functions as IX
 from . import infinity_predicates as IP
@@ -35,6 +36,7 @@ from . import predicates as PR
 from . import product_functions as PF
 from . import python_apply as PA
 from . import random_fills as RF
+from . import removed_linalg as RL
 from . import renorm_functions as RN
 from . import resizing as RZ
 from . import scatter_functions as SC
@@ -509,6 +511,9 @@ class TensorMethods:
         LL.cholesky_solve, LL.cholesky_inverse, LL.triangular_solve, LL.qr)
     orgqr, ormqr, adjoint = LL.orgqr, LL.ormqr, LL.adjoint
     mH, H = property(LL.mH), property(LL.H)  # noqa: N815 - PyTorch's names
+    geqrf = HH.geqrf
+    lu, lu_solve, lstsq, symeig, eig, solve = (
+        RL.lu, RL.lu_solve, RL.lstsq, RL.symeig, RL.eig, RL.solve)
 
     def __lshift__(self, other):
         return F._binary(bit_shifts.LeftShift, self, other)

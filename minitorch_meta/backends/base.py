@@ -104,6 +104,19 @@ linear algebra
                                 1-based: row ``i`` was swapped with row ``pivots[i]`` at
                                 step ``i`` (``pivot=False``: none swapped, ``i + 1``);
                                 ``info`` as ``inv``'s (the first zero pivot)
+    geqrf(a) -> (a, tau)        LAPACK's geqrf: ``a`` ``(..., m, n)`` = Q R with R on and
+                                above the diagonal and the Householder vectors below it
+                                (``Q = H_0 ... H_{k-1}``, ``H_i = I - tau_i v_i v_iᵀ``,
+                                ``v_i`` with a 1 at ``i``); ``tau`` ``(..., min(m, n))``
+    ldl_factor(a) -> (ld, pivots, info)   LAPACK's sytrf (lower, Bunch–Kaufman): the
+                                symmetric ``a`` ``(..., n, n)`` held in its lower triangle as
+                                L D Lᵀ in LAPACK's compact format (upper triangle zero);
+                                ``pivots`` int32 ``(..., n)``, 1-based, negative on both
+                                columns of a 2 x 2 block; ``info``: the first zero block of D
+    ldl_solve(ld, pivots, b) -> x   sytrs: ``x`` with ``a x = b`` from ``ldl_factor``'s
+                                ``ld`` ``(..., n, n)`` and ``pivots`` ``(..., n)`` (any
+                                integer dtype), ``b`` ``(..., n, k)``; the batch dims of
+                                ``ld`` and ``b`` broadcast together (``pivots`` has ``ld``'s)
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
                                 (``copy``: a new array in C order, whatever ``a``'s layout)
@@ -298,6 +311,9 @@ class Backend:
     def svd(self, a, full_matrices, compute_uv): self._missing("svd")
     def matrix_exp(self, a): self._missing("matrix_exp")
     def lu_factor(self, a, pivot=True): self._missing("lu_factor")
+    def geqrf(self, a): self._missing("geqrf")
+    def ldl_factor(self, a): self._missing("ldl_factor")
+    def ldl_solve(self, ld, pivots, b): self._missing("ldl_solve")
     def reshape(self, a, shape): self._missing("reshape")
     def transpose(self, a, axes): self._missing("transpose")
     def astype(self, a, dtype): self._missing("astype")

@@ -31,6 +31,8 @@ from .xp_conv3d import Conv3dKernels
 from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
+from .xp_householder import HouseholderKernels
+from .xp_ldl import LdlKernels
 from .xp_linalg import LinalgKernels
 from .xp_lu import LuKernels
 from .xp_matrix_exp import MatrixExpKernels
@@ -44,7 +46,7 @@ from .xp_winograd import WinogradKernels
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
                 GroupedConvKernels, Conv3dKernels, Pooling3dKernels, MatrixExpKernels,
-                LuKernels, Backend):
+                LuKernels, HouseholderKernels, LdlKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass
