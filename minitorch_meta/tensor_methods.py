@@ -43,6 +43,7 @@ from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import strided_factories as SFA
 from . import unique_functions as UF
+from . import unsafe_splits as US
 from . import view_copies as VC
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
@@ -533,6 +534,9 @@ class TensorMethods:
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
     # slices reduced in at an index's positions (scatter_functions.py)
     index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
+    # chunk and split whose pieces are not tracked as views (unsafe_splits.py)
+    unsafe_chunk, unsafe_split = US.unsafe_chunk, US.unsafe_split
+    unsafe_split_with_sizes = US.unsafe_split_with_sizes
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -452,3 +452,4 @@ from .unpooling import (  # noqa: E402, F401 - max pooling's indices and their i
     max_unpool2d,
     max_unpool3d,
 )
+from ..native_functions import native_channel_shuffle  # noqa: E402, F401
