@@ -712,5 +712,13 @@ __all__ += ["constant_pad_nd", "convolution", "max_pool1d_with_indices", "native
             "native_layer_norm", "native_norm", "unsafe_chunk", "unsafe_split",
             "unsafe_split_with_sizes"]
 
+# DLPack and buffers (utils/dlpack.py, conversion.py); is_inference (predicates.py)
+from .conversion import frombuffer  # noqa: E402
+from .predicates import is_inference  # noqa: E402
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402
+
+newaxis = None  # PyTorch's (and NumPy's) name for a new dim in an index: x[:, newaxis]
+__all__ += ["frombuffer", "from_dlpack", "is_inference", "newaxis", "to_dlpack"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

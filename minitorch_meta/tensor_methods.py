@@ -51,6 +51,7 @@ from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops.views import MatrixTranspose
+from .utils import dlpack as DL
 
 
 def _shape_args(shape) -> tuple:
@@ -537,6 +538,8 @@ class TensorMethods:
     # chunk and split whose pieces are not tracked as views (unsafe_splits.py)
     unsafe_chunk, unsafe_split = US.unsafe_chunk, US.unsafe_split
     unsafe_split_with_sizes = US.unsafe_split_with_sizes
+    # DLPack export, for numpy.from_dlpack(t) and friends (utils/dlpack.py)
+    __dlpack__, __dlpack_device__ = DL.tensor_dlpack, DL.tensor_dlpack_device
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
