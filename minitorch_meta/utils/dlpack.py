@@ -21,24 +21,12 @@ if TYPE_CHECKING:  # tensor.py takes the methods from here, so no import at load
     from ..tensor import Tensor
 
 
-class DLDeviceType(enum.IntEnum):
-    """DLPack's device types (PyTorch's names)."""
-
-    kDLCPU = 1
-    kDLCUDA = 2
-    kDLCUDAHost = 3
-    kDLOpenCL = 4
-    kDLVulkan = 7
-    kDLMetal = 8
-    kDLVPI = 9
-    kDLROCM = 10
-    kDLROCMHost = 11
-    kDLExtDev = 12
-    kDLCUDAManaged = 13
-    kDLOneAPI = 14
-    kDLWebGPU = 15
-    kDLHexagon = 16
-    kDLMAIA = 17
+#: DLPack's device types, with PyTorch's member names (``DLDeviceType.kDLCPU``)
+DLDeviceType = enum.IntEnum("DLDeviceType", [
+    ("kDLCPU", 1), ("kDLCUDA", 2), ("kDLCUDAHost", 3), ("kDLOpenCL", 4), ("kDLVulkan", 7),
+    ("kDLMetal", 8), ("kDLVPI", 9), ("kDLROCM", 10), ("kDLROCMHost", 11), ("kDLExtDev", 12),
+    ("kDLCUDAManaged", 13), ("kDLOneAPI", 14), ("kDLWebGPU", 15), ("kDLHexagon", 16),
+    ("kDLMAIA", 17)], module=__name__)
 
 
 #: the DLPack device types minitorch_meta has a backend for
