@@ -697,5 +697,35 @@ from .number_functions import (  # noqa: E402
 __all__ += ["bitwise_left_shift", "bitwise_right_shift", "dist", "frexp", "gcd", "gcd_",
             "lcm", "lcm_", "ldexp", "ldexp_", "nextafter"]
 
+# unsafe splits, native_* entry points, native layer forms (unsafe_splits.py,
+# native_functions.py, functional_aliases.py)
+from .functional_aliases import (  # noqa: E402
+    constant_pad_nd,
+    convolution,
+    max_pool1d_with_indices,
+)
+from .native_functions import (  # noqa: E402
+    native_batch_norm,
+    native_channel_shuffle,
+    native_dropout,
+    native_group_norm,
+    native_layer_norm,
+    native_norm,
+)
+from .unsafe_splits import unsafe_chunk, unsafe_split, unsafe_split_with_sizes  # noqa: E402
+
+__all__ += ["constant_pad_nd", "convolution", "max_pool1d_with_indices", "native_batch_norm",
+            "native_channel_shuffle", "native_dropout", "native_group_norm",
+            "native_layer_norm", "native_norm", "unsafe_chunk", "unsafe_split",
+            "unsafe_split_with_sizes"]
+
+# DLPack and buffers (utils/dlpack.py, conversion.py); is_inference (predicates.py)
+from .conversion import frombuffer  # noqa: E402
+from .predicates import is_inference  # noqa: E402
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402
+
+newaxis = None  # PyTorch's (and NumPy's) name for a new dim in an index: x[:, newaxis]
+__all__ += ["frombuffer", "from_dlpack", "is_inference", "newaxis", "to_dlpack"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

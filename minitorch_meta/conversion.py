@@ -101,3 +101,54 @@ def scalar_tensor(s: Number, *, dtype=None, device=None, requires_grad: bool = F
     dtype = dtypes.get_default_dtype() if dtype is None else dtypes.to_dtype(dtype)
     return full((), fill_scalar("scalar_tensor", s, dtype), dtype=dtype, device=device,
                 requires_grad=requires_grad)
+
+
+def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0,
+               requires_grad: bool = False) -> Tensor:
+    """A 1-D CPU tensor viewing the memory of ``buffer`` (any object of Python's buffer
+    protocol: ``bytearray``, ``array.array``, ``memoryview``, ...): ``count`` elements of
+    ``dtype`` (-1: all that fit) from byte ``offset`` on. Writes through the tensor reach
+    the buffer; a read-only buffer (``bytes``) gives a read-only tensor, with a warning.
+
+    Shape:
+        ``(count,)``, or ``((len(buffer) - offset) / itemsize,)`` for ``count=-1``.
+
+    Raises:
+        ValueError: ``buffer`` has no buffer protocol, or the sizes do not fit (PyTorch's
+        messages). RuntimeError: ``requires_grad`` with a dtype that is not floating-point.
+    """
+    from .caller_warnings import warn_at_caller
+
+    dtype = dtypes.to_dtype(dtype)
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, itemsize = view.nbytes, dtype.numpy.itemsize
+    _check_buffer_sizes(length, itemsize, count, offset)
+    available = (length - offset) // itemsize
+    array = np.frombuffer(view, dtype=dtype.numpy, count=count if count > 0 else available,
+                          offset=offset)
+    if view.readonly:
+        warn_at_caller("The given buffer is not writable: the tensor shares its memory and is "
+                       "read-only here (in-place writes raise); copy the buffer first (e.g. "
+                       "bytearray(buffer)) for a writable tensor", UserWarning)
+    result = from_numpy(array)
+    return result.requires_grad_(True) if requires_grad else result
+
+
+def _check_buffer_sizes(length: int, itemsize: int, count: int, offset: int) -> None:
+    """PyTorch's checks of ``frombuffer``'s ``count`` and ``offset`` against a buffer of
+    ``length`` bytes."""
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0 and (length - offset) % itemsize:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                         f"bytes) must be a multiple of element size ({itemsize})")
+    if count > 0 and length - offset < count * itemsize:
+        raise ValueError(f"requested buffer length ({count} * {itemsize} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")

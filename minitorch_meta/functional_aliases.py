@@ -234,3 +234,87 @@ def max_pool3d(input: Tensor, kernel_size, stride=(), padding=0, dilation=1,
     default) means ``kernel_size``."""
     return _functional().max_pool3d(input, kernel_size, _stride(stride), padding, dilation,
                                     ceil_mode)
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size, stride=(), padding=0, dilation=1,
+                            ceil_mode: bool = False) -> tuple[Tensor, Tensor]:
+    """``nn.functional.max_pool1d(..., return_indices=True)``: ``(output, indices)``; an
+    empty ``stride`` (the default) means ``kernel_size``."""
+    return _functional().max_pool1d(input, kernel_size, _stride(stride), padding, dilation,
+                                    ceil_mode, return_indices=True)
+
+
+def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
+    """``nn.functional.pad(input, pad, value=value)`` (``pad`` as ``(left, right, top,
+    bottom, ...)``, the last dim first), with the native op's messages.
+
+    Raises:
+        RuntimeError: an odd number of pads, or more than two per dim of the input.
+    """
+    from .ops.shapes import int_tuple_argument
+
+    pads = int_tuple_argument("constant_pad_nd", "pad", 2, pad)
+    if len(pads) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pads)}")
+    if len(pads) > 2 * input.dim():
+        raise RuntimeError(f"Length of pad should be no more than twice the number of "
+                           f"dimensions of the input. Pad length is {len(pads)} while the "
+                           f"input has {input.dim()} dimensions.")
+    return _functional().pad(input, pads, "constant", value)
+
+
+#: the ``nn.functional`` convolution of each weight rank, plain and transposed
+_CONVOLUTIONS = {3: ("conv1d", "conv_transpose1d"), 4: ("conv2d", "conv_transpose2d"),
+                 5: ("conv3d", "conv_transpose3d")}
+
+
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding,
+                dilation, transposed: bool, output_padding, groups: int) -> Tensor:
+    """The convolution of ``weight``'s rank (3: 1-D, 4: 2-D, 5: 3-D), transposed or not,
+    every argument required; each of ``stride``, ``padding``, ``dilation`` and
+    ``output_padding`` (read only when ``transposed``) lists one value per spatial dim, or
+    one value for all.
+
+    Shape:
+        as ``nn.functional.conv{1,2,3}d`` or ``conv_transpose{1,2,3}d``.
+
+    Raises:
+        RuntimeError: a weight of fewer than 3 or more than 5 dims, an input of another rank
+            than the weight's, or a list of the wrong length.
+    """
+    spatial = weight.dim() - 2
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if spatial > 3:
+        raise RuntimeError(f"convolution: a weight of {weight.dim()} dimensions; expected 3, "
+                           f"4 or 5 (a 1-D, 2-D or 3-D convolution)")
+    if input.dim() != weight.dim():
+        raise RuntimeError(f"Expected {weight.dim()}-dimensional input for "
+                           f"{weight.dim()}-dimensional weight {list(weight.shape)}, but got "
+                           f"{input.dim()}-dimensional input of size {list(input.shape)} "
+                           f"instead")
+    stride, padding, dilation, output_padding = (
+        _per_dim(name, values, spatial) for name, values in (
+            ("stride", stride), ("padding", padding), ("dilation", dilation),
+            ("output_padding", output_padding)))
+    plain, transpose = _CONVOLUTIONS[weight.dim()]
+    if transposed:
+        return getattr(_functional(), transpose)(input, weight, bias, stride, padding,
+                                                 output_padding, groups, dilation)
+    return getattr(_functional(), plain)(input, weight, bias, stride, padding, dilation,
+                                         groups)
+
+
+def _per_dim(name: str, values, spatial: int) -> tuple:
+    """``values`` (a list of ints) as one int per spatial dim: a single value is repeated."""
+    from .ops.shapes import int_tuple_argument
+
+    position = {"stride": 4, "padding": 5, "dilation": 6, "output_padding": 8}[name]
+    values = int_tuple_argument("convolution", name, position, values)
+    if len(values) == 1:
+        return values * spatial
+    if len(values) != spatial:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of "
+                           f"{spatial} values to match the convolution dimensions, but got "
+                           f"{name}={list(values)}")
+    return values

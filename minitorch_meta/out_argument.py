@@ -78,6 +78,8 @@ FUNCTIONS_WITH_OUT = (
     "index_reduce",
     # householder.py, removed_linalg.py
     "geqrf", "lu_solve",
+    # native_functions.py
+    "native_batch_norm",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather

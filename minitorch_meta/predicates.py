@@ -65,9 +65,10 @@ def ndimension(self: Tensor) -> int:
     return self.dim()
 
 
-def is_inference(self: Tensor) -> bool:
+def is_inference(input: Tensor) -> bool:  # noqa: A002
     """Whether this is a PyTorch "inference tensor": never here, as tensors made under
     ``inference_mode`` are ordinary ones (docs/differences.md)."""
+    _require_tensor("is_inference", "input", 1, input)
     return False
 
 

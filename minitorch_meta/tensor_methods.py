@@ -45,6 +45,7 @@ from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import strided_factories as SFA
 from . import unique_functions as UF
+from . import unsafe_splits as US
 from . import view_copies as VC
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
@@ -52,6 +53,7 @@ from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops.views import MatrixTranspose
+from .utils import dlpack as DL
 
 
 def _shape_args(shape) -> tuple:
@@ -538,6 +540,11 @@ class TensorMethods:
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
     # slices reduced in at an index's positions (scatter_functions.py)
     index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
+    # chunk and split whose pieces are not tracked as views (unsafe_splits.py)
+    unsafe_chunk, unsafe_split = US.unsafe_chunk, US.unsafe_split
+    unsafe_split_with_sizes = US.unsafe_split_with_sizes
+    # DLPack export, for numpy.from_dlpack(t) and friends (utils/dlpack.py)
+    __dlpack__, __dlpack_device__ = DL.tensor_dlpack, DL.tensor_dlpack_device
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

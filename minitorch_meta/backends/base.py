@@ -44,6 +44,12 @@ creation and transfer
                                 of the row's cumulative weights holds ``u`` (inverse CDF;
                                 a zero weight is never chosen)
     synchronize()               wait for queued work (a no-op on the CPU)
+    dlpack(a, options)          a DLPack capsule of ``a``'s memory (``a.__dlpack__``;
+                                ``options``: a dict of the protocol's keywords, ``stream``,
+                                ``max_version``, ``dl_device``, ``copy``, the given ones)
+    dlpack_device(a)            ``(device type, device index)`` ints of DLPack's enum
+    from_dlpack(source)         an array on this device sharing the memory of ``source``,
+                                an object with ``__dlpack__`` (``xp.from_dlpack``)
 elementwise (NumPy broadcasting)
     unary(name, a)              name in UNARY
     binary(name, a, b)          name in BINARY; b may be a Python scalar
@@ -377,6 +383,9 @@ class Backend:
     def adaptive_avg_pool3d_backward(self, gy, saved):
         self._missing("adaptive_avg_pool3d_backward")
     def adaptive_max_pool3d(self, x, out_size): self._missing("adaptive_max_pool3d")
+    def dlpack(self, a, options): self._missing("dlpack")
+    def dlpack_device(self, a): self._missing("dlpack_device")
+    def from_dlpack(self, source): self._missing("from_dlpack")
 
 
 def is_basic_index(index) -> bool:

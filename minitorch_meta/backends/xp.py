@@ -152,6 +152,16 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def asarray(self, data, dtype):
         return self.xp.asarray(data, dtype=None if dtype is None else dtype.numpy)
 
+    def dlpack(self, a, options):
+        return a.__dlpack__(**options)
+
+    def dlpack_device(self, a):
+        kind, index = a.__dlpack_device__()
+        return int(kind), int(index)
+
+    def from_dlpack(self, source):
+        return self.xp.from_dlpack(source)
+
     def new_generator(self, seed):
         return self.xp.random.default_rng(seed)
 

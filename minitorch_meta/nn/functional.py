@@ -366,6 +366,7 @@ def _embedding_rows(weight: Tensor) -> int:
 
 # More activations, vector similarity and channel dropout, each in a file of its own.
 from ..functions import pdist  # noqa: E402, F401
+from ..native_functions import native_channel_shuffle  # noqa: E402, F401
 from .activation_functions import (  # noqa: E402, F401
     elu,
     hardsigmoid,
