@@ -669,10 +669,11 @@ from .windows import (  # noqa: E402
 __all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
             "kaiser_window", "signal"]
 
-# finite differences (finite_differences.py)
+# finite differences (finite_differences.py), histogramdd (histogram_functions.py)
 from .finite_differences import gradient  # noqa: E402
+from .histogram_functions import histogramdd  # noqa: E402
 
-__all__ += ["gradient"]
+__all__ += ["gradient", "histogramdd"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

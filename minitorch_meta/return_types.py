@@ -218,6 +218,14 @@ class TriangularSolveResult(NamedTuple):
     cloned_coefficient: object
 
 
+class HistogramddResult(NamedTuple):
+    """``torch.return_types.histogramdd``: the count (or weight, or density) of each bin
+    and a tuple of each dim's bin edges."""
+
+    hist: object
+    bin_edges: object
+
+
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:
     fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._fields, self))
