@@ -669,11 +669,15 @@ from .windows import (  # noqa: E402
 __all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
             "kaiser_window", "signal"]
 
-# finite differences (finite_differences.py), histogramdd (histogram_functions.py)
+# finite differences (finite_differences.py), histogramdd (histogram_functions.py),
+# as_strided and its relatives (strided_functions.py, view_copies.py)
 from .finite_differences import gradient  # noqa: E402
 from .histogram_functions import histogramdd  # noqa: E402
+from .strided_functions import as_strided, as_strided_, as_strided_scatter  # noqa: E402
+from .view_copies import as_strided_copy  # noqa: E402
 
-__all__ += ["gradient", "histogramdd"]
+__all__ += ["gradient", "histogramdd", "as_strided", "as_strided_", "as_strided_copy",
+            "as_strided_scatter"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

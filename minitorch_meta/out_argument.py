@@ -76,6 +76,8 @@ FUNCTIONS_WITH_OUT = (
     "i0", "mvlgamma", "polygamma",
     # scatter_functions.py (index_reduce)
     "index_reduce",
+    # view_copies.py (as_strided_copy)
+    "as_strided_copy",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather

@@ -42,6 +42,7 @@ from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import strided_factories as SFA
+from . import strided_functions as SV
 from . import unique_functions as UF
 from . import view_copies as VC
 from .autocasting import autocast_op
@@ -533,6 +534,9 @@ class TensorMethods:
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
     # slices reduced in at an index's positions (scatter_functions.py)
     index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
+    # views of the storage with any strides (strided_functions.py)
+    as_strided, as_strided_ = SV.as_strided, SV.as_strided_
+    as_strided_scatter = SV.as_strided_scatter
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
