@@ -675,6 +675,15 @@ __all__ += ["geqrf"]
 from .removed_linalg import eig, lstsq, lu, lu_solve, matrix_rank, solve, symeig  # noqa: E402
 
 __all__ += ["eig", "lstsq", "lu", "lu_solve", "matrix_rank", "solve", "symeig"]
+# finite differences (finite_differences.py), histogramdd (histogram_functions.py),
+# as_strided and its relatives (strided_functions.py, view_copies.py)
+from .finite_differences import gradient  # noqa: E402
+from .histogram_functions import histogramdd  # noqa: E402
+from .strided_functions import as_strided, as_strided_, as_strided_scatter  # noqa: E402
+from .view_copies import as_strided_copy  # noqa: E402
+
+__all__ += ["gradient", "histogramdd", "as_strided", "as_strided_", "as_strided_copy",
+            "as_strided_scatter"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

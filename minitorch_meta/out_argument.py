@@ -80,6 +80,8 @@ FUNCTIONS_WITH_OUT = (
     "geqrf", "lu_solve",
     # native_functions.py
     "native_batch_norm",
+    # view_copies.py (as_strided_copy)
+    "as_strided_copy",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather

@@ -239,12 +239,22 @@ class LinalgLdlFactorExResult(NamedTuple):
     pivots: object
     info: object
 
+
 class LuWithInfoResult(NamedTuple):
     """``torch.return_types._lu_with_info``: ``torch.lu(get_infos=True)``'s result."""
 
     LU: object  # noqa: N815 - PyTorch's field names
     pivots: object
     infos: object
+
+
+class HistogramddResult(NamedTuple):
+    """``torch.return_types.histogramdd``: the count (or weight, or density) of each bin
+    and a tuple of each dim's bin edges."""
+
+    hist: object
+    bin_edges: object
+
 
 # -- keep this last: every result class above takes PyTorch's type name and repr -----------
 def _torch_repr(self) -> str:

@@ -44,6 +44,7 @@ from . import search_functions as SE
 from . import shape_functions as SF
 from . import statistics_functions as ST
 from . import strided_factories as SFA
+from . import strided_functions as SV
 from . import unique_functions as UF
 from . import unsafe_splits as US
 from . import view_copies as VC
@@ -545,6 +546,9 @@ class TensorMethods:
     unsafe_split_with_sizes = US.unsafe_split_with_sizes
     # DLPack export, for numpy.from_dlpack(t) and friends (utils/dlpack.py)
     __dlpack__, __dlpack_device__ = DL.tensor_dlpack, DL.tensor_dlpack_device
+    # views of the storage with any strides (strided_functions.py)
+    as_strided, as_strided_ = SV.as_strided, SV.as_strided_
+    as_strided_scatter = SV.as_strided_scatter
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

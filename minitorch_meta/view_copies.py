@@ -53,6 +53,8 @@ VIEWS = {
     "split_copy": lambda input, split_size, dim=0: input.split(split_size, dim),
     "split_with_sizes_copy": lambda input, split_sizes, dim=0: input.split(list(split_sizes),
                                                                            dim),
+    "as_strided_copy": lambda input, size, stride, storage_offset=None: input.as_strided(
+        size, stride, storage_offset),
 }
 #: PyTorch's ``grad_fn`` names of the copies not named after their view's node
 NAMES = {"narrow_copy": "NarrowCopyBackward0", "alias_copy": "AliasBackward0_copy"}
@@ -112,5 +114,6 @@ alias_copy = copy_of("alias_copy")
 unbind_copy = copy_of("unbind_copy")
 split_copy = copy_of("split_copy")
 split_with_sizes_copy = copy_of("split_with_sizes_copy")
+as_strided_copy = copy_of("as_strided_copy")
 
 __all__ = [*VIEWS, "detach_copy"]

@@ -151,10 +151,16 @@ layout and indexing
                                 one per dim of ``target``, broadcast with ``values``; every
                                 pick counts, repeated positions too (in index order).
                                 Returns None
-    as_strided(a, shape, strides)   a view of ``a``'s memory that starts at ``a``'s first
-                                element and steps ``strides`` (in elements, as ``strides(a)``
-                                gives them) along ``shape``; writes through it reach ``a``
-                                (``diagonal``, ``Tensor.unfold``)
+    as_strided(a, shape, strides, offset=0)   a view of ``a``'s memory that starts
+                                ``offset`` elements after ``a``'s first element (a negative
+                                ``offset`` reaches back, at most ``storage_offset(a)``) and
+                                steps ``strides`` (in elements, as ``strides(a)`` gives them)
+                                along ``shape``; writes through it reach ``a`` (``diagonal``,
+                                ``Tensor.unfold``, ``torch.as_strided``)
+    storage_size(a)             how many elements of ``a``'s dtype the memory block ``a``
+                                views holds from its start (cuda: the allocation, which
+                                CuPy's memory pool may round up; not on meta, which has no
+                                memory and whose views are not checked against any)
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward, groups=1) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False;
@@ -360,7 +366,8 @@ class Backend:
     def scan(self, name, a, axis): self._missing("scan")
     def einsum(self, equation, *operands): self._missing("einsum")
     def categorical(self, weights, u): self._missing("categorical")
-    def as_strided(self, a, shape, strides): self._missing("as_strided")
+    def as_strided(self, a, shape, strides, offset=0): self._missing("as_strided")
+    def storage_size(self, a): self._missing("storage_size")
     def data_ptr(self, a): self._missing("data_ptr")
     def storage_offset(self, a): self._missing("storage_offset")
     def searchsorted(self, sorted_sequence, values, right): self._missing("searchsorted")

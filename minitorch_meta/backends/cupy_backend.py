@@ -191,6 +191,10 @@ class CupyBackend(XpBackend):
     def block_start(self, a):
         return a.data.mem.ptr  # the allocation this array's memory pointer points into
 
+    def storage_size(self, a):
+        # the allocation's size, which CuPy's memory pool rounds up (docs/differences.md)
+        return a.data.mem.size // a.itemsize
+
     def erf(self, a):
         return self._cupyx.scipy.special.erf(a)
 

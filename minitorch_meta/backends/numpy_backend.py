@@ -93,18 +93,25 @@ class NumpyBackend(XpBackend):
         return np.asarray(a).__array_interface__["data"][0]  # asarray: x[k] may be a scalar
 
     def block_start(self, a):
-        # Views chain through ``.base`` to the array that owns the memory (a non-array base,
-        # such as the bytes of ``frombuffer``, is the memory itself: its array starts it).
-        # ``as_strided``'s result has a stand-in object as its base, whose own base is the
-        # array it views.
-        a = np.asarray(a)
-        while True:
-            base = a.base
-            if not isinstance(base, np.ndarray):
-                base = getattr(base, "base", None)
-            if not isinstance(base, np.ndarray):
-                return self.data_ptr(a)
-            a = base
+        return self.data_ptr(_owner(a))
+
+    def storage_size(self, a):
+        return _owner(a).nbytes // a.itemsize
 
     def erf(self, a):
         return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)
+
+
+def _owner(a) -> np.ndarray:
+    """The array whose memory ``a`` views. Views chain through ``.base`` to it (a non-array
+    base, such as the bytes of ``frombuffer``, is the memory itself: its array owns it);
+    ``as_strided``'s result has a stand-in object as its base, whose own base is the array
+    it views."""
+    a = np.asarray(a)
+    while True:
+        base = a.base
+        if not isinstance(base, np.ndarray):
+            base = getattr(base, "base", None)
+        if not isinstance(base, np.ndarray):
+            return a
+        a = base

@@ -361,8 +361,14 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def getitem(self, a, index):
         return a[index]
 
-    def as_strided(self, a, shape, strides):
+    def as_strided(self, a, shape, strides, offset=0):
         itemsize = a.itemsize
+        if offset:
+            # A one-element view ``offset`` elements away, by a strided view of ``|offset|
+            # + 1`` elements stepping forward or back: the same call on NumPy and CuPy, with
+            # no pointer arithmetic.
+            step = itemsize if offset > 0 else -itemsize
+            a = self._as_strided(a, shape=(abs(offset) + 1,), strides=(step,))[abs(offset):]
         return self._as_strided(a, shape=tuple(shape),
                                 strides=tuple(s * itemsize for s in strides))
 

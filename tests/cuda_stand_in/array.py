@@ -200,12 +200,16 @@ class _MemoryPointer:
 
     def __init__(self, host: np.ndarray):
         self.ptr = host.__array_interface__["data"][0]
-        self.mem = _Memory(_owner(host).__array_interface__["data"][0])
+        owner = _owner(host)
+        self.mem = _Memory(owner.__array_interface__["data"][0], owner.nbytes)
 
 
 class _Memory:
-    def __init__(self, ptr: int):
+    """CuPy's ``BaseMemory``: where the allocation starts and its size in bytes."""
+
+    def __init__(self, ptr: int, size: int):
         self.ptr = ptr
+        self.size = size
 
 
 def _owner(host: np.ndarray) -> np.ndarray:
