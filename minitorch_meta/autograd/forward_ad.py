@@ -35,12 +35,10 @@ from typing import Any, NamedTuple
 from ..ops import function as _dispatch
 from .forward_products import ForwardProducts
 from .grad_mode import enable_grad, is_grad_enabled
+from .grad_mode import open_dual_levels as _open
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
            "make_dual", "unpack_dual"]
-
-#: the open level, if any (a list so that entering and exiting need no ``global``)
-_open: list = []
 
 _NOT_NESTED = "Nested forward mode AD is not supported at the moment"
 _UNKNOWN_AFTER_GRAD = (

@@ -15,6 +15,11 @@ class _GradState(threading.local):
 
 _state = _GradState()
 
+#: The open forward-mode dual level, if any (at most one; ``forward_ad.py`` opens and
+#: closes it): here, beside grad mode, so that backward can see in one list test that
+#: none is open without importing forward_ad.
+open_dual_levels: list = []
+
 
 def is_grad_enabled() -> bool:
     """Whether ops record graphs for autograd (False inside ``no_grad``)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..caller_warnings import warn_at_caller
 from .engine import AccumulateGrad, accumulate_graph_into, accumulate_into, run
+from .grad_mode import open_dual_levels
 
 # PyTorch's words
 _GRAD_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between "
@@ -168,11 +169,11 @@ def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize:
 
 def _open_dual_level():
     """The open forward-mode dual level (autograd/forward_ad.py) unless none is open or
-    it is computing a tangent; one import lookup outside a level."""
-    from .forward_ad import current_level
-
-    level = current_level()
-    return None if level is None or level._busy else level
+    it is computing a tangent; one list test outside a level."""
+    if not open_dual_levels:
+        return None
+    level = open_dual_levels[0]
+    return None if level._busy else level
 
 
 def _mark_for_forward_ad(outputs, gradients) -> None:
@@ -187,8 +188,10 @@ def _leaves_of_dual_outputs(outputs, roots) -> list:
     """The leaves whose ``.grad`` a ``backward()`` of dual ``outputs`` inside a dual level
     writes (read before the run frees the graph); none otherwise."""
     level = _open_dual_level()
+    if level is None:
+        return []
     outputs = _as_tuple(outputs, "tensors")
-    if level is None or all(level.tangent(o) is None for o in outputs):
+    if all(level.tangent(o) is None for o in outputs):
         return []
     leaves, seen, stack = [], set(), [node for node, _ in roots]
     while stack:
