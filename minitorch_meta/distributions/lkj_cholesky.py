@@ -22,7 +22,7 @@ class LKJCholesky(Distribution):
 
     ``sample`` is the onion method written for the factor, every row at once: row ``i``
     off the diagonal is a uniform direction in ``i`` dims scaled by the square root of a
-    ``Beta(i / 2, concentration + (dim - 2 - i) / 2)`` draw (row 0 is empty), and the
+    ``Beta(i / 2, concentration + (dim - 1 - i) / 2)`` draw (row 0 is empty), and the
     diagonal takes the rest of the unit length. ``log_prob`` is the density of ``L``:
     ``prod L_ii^(2 (concentration - 1) + dim - i)`` over the normaliser of the LKJ paper.
 
@@ -47,13 +47,19 @@ class LKJCholesky(Distribution):
         super().__init__(self.concentration.shape, (dim, dim), validate_args=validate_args)
 
     def _row_lengths(self) -> Beta:
-        """The Beta laws of the squared off-diagonal lengths of rows ``0 .. dim - 1``; row
-        0's (a dummy, it has no off-diagonal entries) is that of row 1."""
+        """The Beta laws of the squared off-diagonal lengths of rows ``0 .. dim - 1``: row
+        ``i`` (``i`` entries) has ``Beta(i / 2, concentration + (dim - 1 - i) / 2)``, the
+        onion method's; row 0's (a dummy, it has no off-diagonal entries) is row 1's.
+
+        PyTorch 2.13 gives row ``i`` a first concentration of ``i - 1/2`` (its
+        ``offset + 0.5``), which is right for row 1 only: its draws for ``dim >= 3`` are not
+        LKJ (the off-diagonal correlations of lower rows are too small; the LKJ law makes
+        them all alike). The paper's ``i / 2`` is used here."""
         c = self.concentration
         offset = arange(self.dim - 1, dtype=c.dtype, device=c.device)
-        offset = cat([offset.new_zeros((1,)), offset])
+        offset = cat([offset.new_zeros((1,)), offset])  # i - 1, and 0 for the dummy row 0
         marginal = c + 0.5 * (self.dim - 2)
-        return Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
+        return Beta(0.5 * offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
 
     def expand(self, batch_shape, _instance=None):
         batch_shape = Size(batch_shape)

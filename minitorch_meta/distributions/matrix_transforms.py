@@ -68,7 +68,8 @@ class CorrCholeskyTransform(Transform):
     takes the rest, so every row has unit length and a positive diagonal.
 
     ``log_abs_det_jacobian`` is that of the map from ``x`` to the strict lower triangle of
-    ``y`` (the diagonal is determined by it), PyTorch's convention.
+    ``y`` (the diagonal is determined by it), PyTorch's convention. Two instances are
+    equal only if they are the same object (PyTorch's class has no ``__eq__`` of its own).
 
     Shape:
         ``x`` is ``(*, D (D - 1) / 2)``, ``y`` is ``(*, D, D)``.
@@ -77,9 +78,6 @@ class CorrCholeskyTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.corr_cholesky
     bijective = True
-
-    def __eq__(self, other):
-        return isinstance(other, CorrCholeskyTransform)
 
     def _call(self, x):
         eps = finfo(x.dtype).eps

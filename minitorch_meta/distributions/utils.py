@@ -125,7 +125,9 @@ def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
     # the positive root of n^2 + (1 + 2 diag) n - |diag| (diag + 1) - 2 m = 0
     b = 1 + 2 * diag
     n = (-b + (b * b + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
-    if round(n) - n > finfo(vec.dtype).eps:
+    # PyTorch checks only round(n) - n > eps and fails later, in an index assignment, for
+    # a size just above a triangular number; both sides are checked here
+    if abs(round(n) - n) > finfo(vec.dtype).eps:
         raise ValueError(f"The size of last dimension is {m} which cannot be expressed as "
                          "the lower triangular part of a square D x D matrix.")
     n = round(n)

@@ -103,7 +103,7 @@ class Wishart(ExponentialFamily):
         """The chi-squared laws of the squared diagonal of Bartlett's ``A``: ``df - i``."""
         factor = self._unbroadcasted_scale_tril
         offsets = arange(self._event_shape[-1], dtype=factor.dtype, device=factor.device)
-        return Chi2(self.df.unsqueeze(-1) - offsets)
+        return Chi2((self.df.unsqueeze(-1) - offsets).expand(self._batch_shape + (-1,)))
 
     def expand(self, batch_shape, _instance=None):
         """The same law over ``batch_shape``: every matrix an expanded view."""
