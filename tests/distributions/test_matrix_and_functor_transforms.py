@@ -65,11 +65,11 @@ def _cat(T, dim=-1, lengths=(1, 3)):
 
 
 def _cat_event(T):
-    """One piece of event dim 1 (stick breaking on 3 entries -> 4) beside an elementwise
-    one, joined along the last dim: the log-det-Jacobians are summed over the event."""
+    """A piece of event dim 1 beside an elementwise one (event dim 0), joined along the
+    last dim: the elementwise log-det-Jacobian is summed over the event, then the pieces'
+    are added."""
     return Tr(T).CatTransform([Tr(T).IndependentTransform(Tr(T).ExpTransform(), 1),
-                               Tr(T).AffineTransform(1.0, 2.0, event_dim=1)],
-                              dim=-1, lengths=[2, 2])
+                               Tr(T).SoftplusTransform()], dim=-1, lengths=[2, 2])
 
 
 def _stack(T, dim=0):
@@ -174,6 +174,7 @@ def test_reprs_domains_and_flags_are_torchs(build):
     lambda T: _cat_event(T).event_dim,
     lambda T: C(T).stack([C(T).real, C(T).simplex], dim=-1).event_dim,
     lambda T: C(T).stack([C(T).real, C(T).simplex], dim=0).event_dim,
+    lambda T: C(T).stack([C(T).real, C(T).simplex], dim=-2).event_dim,
     lambda T: C(T).cat([C(T).boolean, C(T).real]).is_discrete,
     lambda T: C(T).cat([C(T).real, C(T).positive], dim=-1, lengths=[2, 2]).check(
         T.tensor([[1.0, -1.0, 2.0, -3.0], [0.0, 0.0, 1.0, 1.0]])),

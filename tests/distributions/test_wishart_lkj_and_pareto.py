@@ -74,9 +74,10 @@ CASES = [
         [Arg((4,), "positive"), Arg(())]),
     Case("lkj_log_prob", lambda T, F, x, c: D(T).LKJCholesky(4, c).log_prob(_corr(T, x)),
          [Arg((2, 6)), Arg((2,), "positive")]),
-    # a number concentration is a CPU tensor (PyTorch's too): no meta values with it
-    Case("lkj_log_prob_2x2_number", lambda T, F, x: D(T).LKJCholesky(2, 1.5).log_prob(
-        _corr(T, x)), [Arg((5, 1))], meta=False),
+    # (a number concentration becomes a CPU tensor, PyTorch's too: made on x's device)
+    Case("lkj_log_prob_2x2_scalar", lambda T, F, x: D(T).LKJCholesky(
+        2, T.full((), 1.5, dtype=x.dtype, device=x.device)).log_prob(_corr(T, x)),
+        [Arg((5, 1))]),
     Case("lkj_log_prob_broadcast", lambda T, F, x, c: D(T).LKJCholesky(3, c).log_prob(
         _corr(T, x)), [Arg((4, 1, 3)), Arg((2,), "positive")]),
     Case("wishart_log_prob", lambda T, F, df, a, v: _wishart(T, df, a).log_prob(_pd(T, v)),
@@ -128,6 +129,25 @@ def _within_six_errors(samples: np.ndarray, mean: np.ndarray) -> None:
     n = samples.shape[0]
     error = np.sqrt(samples.var(0) / n)
     np.testing.assert_array_less(np.abs(samples.mean(0) - mean), 6 * error)
+
+
+def test_pareto_values_at_the_edges_are_torchs():
+    torch = _torch()
+    # concentrations past 1/2 and 1 (no variance, no mean), exactly 0, and -1 (uniform) at
+    # its upper end, where log1p is -inf under a power of 0 (float32: PyTorch 2.13's
+    # log_prob and cdf compare the concentration with a float32 zero by isclose, which
+    # refuses float64)
+    concentration = [0.7, 1.2, 0.3, 0.0, -1.0, -1.0]
+    value = [0.5, 2.0, 1.0, 0.0, 2.0, 0.5]
+    for T in (mt, torch):
+        d = T.distributions.GeneralizedPareto(T.zeros(6), 2.0, T.tensor(concentration))
+        v = T.tensor(value)
+        got = [d.mean, d.variance, d.entropy(), d.log_prob(v), d.cdf(v),
+               d.icdf(T.full((6,), 0.3))]
+        if T is mt:
+            ours = got
+    for o, t in zip(ours, got):
+        np.testing.assert_allclose(o.numpy(), t.numpy(), rtol=1e-6, equal_nan=True)
 
 
 def test_pareto_samples_have_the_exact_mean_and_distribution(device):
