@@ -31,6 +31,7 @@ from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .fisher_snedecor import FisherSnedecor
 from .gamma import Gamma
+from .generalized_pareto import GeneralizedPareto
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_cauchy import HalfCauchy
@@ -40,6 +41,7 @@ from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
 from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
+from .lkj_cholesky import LKJCholesky
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -48,7 +50,7 @@ from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .negative_binomial import NegativeBinomial
 from .normal import Normal
-from .one_hot_categorical import OneHotCategorical
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .pareto import Pareto
 from .poisson import Poisson
 from .relaxed_bernoulli import RelaxedBernoulli  # its LogitRelaxedBernoulli stays in there
@@ -58,13 +60,20 @@ from .transformed_distribution import TransformedDistribution
 from .transforms import (  # PyTorch exports every transform here too
            AbsTransform,
            AffineTransform,
+           CatTransform,
            ComposeTransform,
+           CorrCholeskyTransform,
+           CumulativeDistributionTransform,
            ExpTransform,
            IndependentTransform,
+           LowerCholeskyTransform,
+           PositiveDefiniteTransform,
            PowerTransform,
            ReshapeTransform,
            SigmoidTransform,
            SoftmaxTransform,
+           SoftplusTransform,
+           StackTransform,
            StickBreakingTransform,
            TanhTransform,
            Transform,
@@ -73,6 +82,7 @@ from .transforms import (  # PyTorch exports every transform here too
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent",
            "Laplace", "Normal", "OneHotCategorical", "Uniform", "constraints", "kl",
@@ -89,4 +99,8 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independe
            "Kumaraswamy", "StudentT",
            "LowRankMultivariateNormal", "MultivariateNormal",
            "LogisticNormal", "RelaxedBernoulli", "RelaxedOneHotCategorical",
-           "ContinuousBernoulli", "MixtureSameFamily", "VonMises"]
+           "ContinuousBernoulli", "MixtureSameFamily", "VonMises",
+           "CatTransform", "CorrCholeskyTransform", "CumulativeDistributionTransform",
+           "LowerCholeskyTransform", "PositiveDefiniteTransform", "SoftplusTransform",
+           "StackTransform", "GeneralizedPareto", "OneHotCategoricalStraightThrough",
+           "LKJCholesky", "Wishart"]

@@ -12,6 +12,12 @@ from numbers import Number
 
 from . import constraints
 from .elementwise_transforms import AffineTransform, ExpTransform, SigmoidTransform
+from .functor_transforms import CatTransform, StackTransform
+from .matrix_transforms import (
+           CorrCholeskyTransform,
+           LowerCholeskyTransform,
+           PositiveDefiniteTransform,
+)
 from .simplex_transforms import SoftmaxTransform, StickBreakingTransform
 from .transform import ComposeTransform, IndependentTransform, identity_transform
 
@@ -100,5 +106,30 @@ _register_both(constraints.less_than, _to_less_than)
 _register_both(constraints.interval, _to_interval)
 biject_to.register(constraints.simplex, lambda constraint: StickBreakingTransform())
 transform_to.register(constraints.simplex, lambda constraint: SoftmaxTransform())
+
+
+
+def _to_cat(constraint, registry):
+    return CatTransform([registry(c) for c in constraint.cseq], constraint.dim,
+                        constraint.lengths)
+
+
+def _to_stack(constraint, registry):
+    return StackTransform([registry(c) for c in constraint.cseq], constraint.dim)
+
+
+_register_both(constraints.half_open_interval, _to_interval)
+transform_to.register(constraints.lower_cholesky, lambda constraint: LowerCholeskyTransform())
+# a positive-definite matrix is positive-semidefinite too: PyTorch maps both onto it
+transform_to.register(constraints.positive_definite,
+                      lambda constraint: PositiveDefiniteTransform())
+transform_to.register(constraints.positive_semidefinite,
+                      lambda constraint: PositiveDefiniteTransform())
+_register_both(constraints.corr_cholesky, lambda constraint: CorrCholeskyTransform())
+biject_to.register(constraints.cat, lambda constraint: _to_cat(constraint, biject_to))
+transform_to.register(constraints.cat, lambda constraint: _to_cat(constraint, transform_to))
+biject_to.register(constraints.stack, lambda constraint: _to_stack(constraint, biject_to))
+transform_to.register(constraints.stack,
+                      lambda constraint: _to_stack(constraint, transform_to))
 
 __all__ = ["ConstraintRegistry", "biject_to", "transform_to"]

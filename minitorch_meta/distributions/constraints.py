@@ -271,6 +271,82 @@ class MixtureSameFamilyConstraint(Constraint):
         return repr(self.base_constraint)
 
 
+class _Cat(Constraint):
+    """``cseq[k]`` holding on the ``lengths[k]`` slices of ``dim`` after those of the
+    constraints before it (the domain of a ``CatTransform``).
+
+    Raises:
+        AssertionError: an element of ``cseq`` is not a Constraint, ``lengths`` and
+        ``cseq`` differ in length, or (in ``check``) ``dim`` is out of range.
+    """
+
+    def __init__(self, cseq, dim: int = 0, lengths=None):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq "
+                                 f"({len(self.cseq)})")
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        from ..functions import cat
+
+        _check_dim_of_value(self.dim, value)
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start += length
+        return cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """``cseq[k]`` holding on slice ``k`` of ``dim`` (the domain of a ``StackTransform``).
+
+    Raises:
+        AssertionError: an element of ``cseq`` is not a Constraint, or (in ``check``)
+        ``dim`` is out of range.
+    """
+
+    def __init__(self, cseq, dim: int = 0):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        event_dim = max(c.event_dim for c in self.cseq)
+        # a stacking dim counted from the right inside the event adds a dim to it
+        return event_dim + 1 if self.dim + event_dim < 0 else event_dim
+
+    def check(self, value):
+        from ..functions import stack
+
+        _check_dim_of_value(self.dim, value)
+        return stack([constraint.check(value.select(self.dim, i))
+                      for i, constraint in zip(range(value.size(self.dim)), self.cseq)],
+                     self.dim)
+
+
+def _check_dim_of_value(dim: int, value) -> None:
+    if not -value.dim() <= dim < value.dim():
+        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+
+
 def all_true(valid) -> bool:
     """Whether a check passed everywhere; a meta check has no values and passes."""
     return valid.is_meta or bool(valid.all())
@@ -302,6 +378,8 @@ positive_definite = _PositiveDefinite()
 lower_triangular = _LowerTriangular()
 lower_cholesky = _LowerCholesky()
 corr_cholesky = _CorrCholesky()
+cat = _Cat
+stack = _Stack
 
 
 def is_dependent(constraint) -> bool:
@@ -315,4 +393,5 @@ __all__ = ["Constraint", "boolean", "dependent", "greater_than", "greater_than_e
            "half_open_interval", "multinomial",
            "corr_cholesky", "lower_cholesky", "lower_triangular", "positive_definite",
            "positive_semidefinite", "square", "symmetric",
-           "MixtureSameFamilyConstraint"]
+           "MixtureSameFamilyConstraint",
+           "cat", "stack"]

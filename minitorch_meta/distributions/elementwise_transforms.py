@@ -1,5 +1,6 @@
 """The elementwise transforms: ``ExpTransform``, ``AffineTransform``,
-``SigmoidTransform``, ``TanhTransform``, ``AbsTransform`` and ``PowerTransform``.
+``SigmoidTransform``, ``TanhTransform``, ``AbsTransform``, ``PowerTransform``,
+``SoftplusTransform`` and ``CumulativeDistributionTransform``.
 
 Each maps every element on its own, so its log-det-Jacobian is elementwise too (an
 ``AffineTransform`` with ``event_dim`` sums it over the event). All are tensor ops:
@@ -223,3 +224,58 @@ class PowerTransform(Transform):
 
     def inverse_shape(self, shape):
         return broadcast_shapes(shape, self.exponent.shape)
+
+
+class SoftplusTransform(Transform):
+    """``y = softplus(x) = log(1 + exp(x))`` (linear above 20), from the reals onto the
+    positive numbers."""
+
+    domain = constraints.real
+    codomain = constraints.positive
+    bijective = True
+    sign = +1
+
+    def __eq__(self, other):
+        return isinstance(other, SoftplusTransform)
+
+    def _call(self, x):
+        return softplus(x)
+
+    def _inverse(self, y):
+        # log(exp(y) - 1) = y + log(1 - exp(-y)), finite for large y
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x, y):
+        return -softplus(-x)
+
+
+class CumulativeDistributionTransform(Transform):
+    """``y = distribution.cdf(x)``, from the distribution's support onto the unit interval;
+    the inverse is its ``icdf`` and the log-det-Jacobian its ``log_prob`` (a copula's
+    building block)."""
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution, cache_size: int = 0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self):
+        return self.distribution.support
+
+    def with_cache(self, cache_size: int = 1):
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)

@@ -201,6 +201,9 @@ def _kl_expfamily_expfamily(p, q):
     p_params, log_normalizer, gradients = natural_gradients(p)
     result = q._log_normalizer(*q._natural_params) - log_normalizer
     for p_param, q_param, gradient in zip(p_params, q._natural_params, gradients):
-        result = result - sum_rightmost((q_param - p_param) * gradient,
-                                        len(q.event_shape))
+        # each term summed over its dims right of the batch: a natural parameter need not
+        # span the event (Wishart's second is one number per matrix; PyTorch sums the event
+        # dims' count of dims of every term, so there the batch)
+        term = (q_param - p_param) * gradient
+        result = result - sum_rightmost(term, term.dim() - result.dim())
     return result

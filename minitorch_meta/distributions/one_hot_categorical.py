@@ -1,4 +1,5 @@
-"""``OneHotCategorical(probs=None, logits=None)``: a ``Categorical`` as one-hot vectors."""
+"""``OneHotCategorical(probs=None, logits=None)``: a ``Categorical`` as one-hot vectors,
+and ``OneHotCategoricalStraightThrough``, the same with a straight-through ``rsample``."""
 
 from __future__ import annotations
 
@@ -82,3 +83,16 @@ class OneHotCategorical(Distribution):
         values = self._one_hot(self._categorical.enumerate_support(expand=False).view(n))
         values = values.view((n,) + (1,) * len(self._batch_shape) + (n,))
         return values.expand((n,) + self._batch_shape + (n,)) if expand else values
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A ``OneHotCategorical`` with the straight-through ``rsample`` (Bengio et al., 2013):
+    the one-hot sample's values, with the gradient of ``probs`` (as if the sample were
+    the probabilities)."""
+
+    has_rsample = True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

@@ -3,10 +3,18 @@
 from .elementwise_transforms import (
            AbsTransform,
            AffineTransform,
+           CumulativeDistributionTransform,
            ExpTransform,
            PowerTransform,
            SigmoidTransform,
+           SoftplusTransform,
            TanhTransform,
+)
+from .functor_transforms import CatTransform, StackTransform
+from .matrix_transforms import (
+           CorrCholeskyTransform,
+           LowerCholeskyTransform,
+           PositiveDefiniteTransform,
 )
 from .simplex_transforms import SoftmaxTransform, StickBreakingTransform
 from .transform import (
@@ -20,4 +28,7 @@ from .transform import (
 __all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
            "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
            "SoftmaxTransform", "StickBreakingTransform", "TanhTransform", "Transform",
-           "identity_transform"]
+           "identity_transform",
+           "SoftplusTransform", "CumulativeDistributionTransform", "LowerCholeskyTransform",
+           "PositiveDefiniteTransform", "CorrCholeskyTransform", "CatTransform",
+           "StackTransform"]

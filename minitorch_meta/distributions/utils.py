@@ -87,3 +87,52 @@ class lazy_property:  # noqa: N801 - a decorator, spelt as PyTorch's
             value = self.wrapped(instance)
         instance.__dict__[self.name] = value
         return value
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The entries of ``mat`` on and below diagonal ``diag``, row by row (PyTorch's).
+
+    Shape:
+        ``(*, n, n)`` -> ``(*, m)``, ``m`` the number of those entries.
+
+    Raises:
+        ValueError: ``diag`` outside ``[-n, n - 1]``.
+    """
+    from ..index_functions import tril_indices
+
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    rows, cols = tril_indices(n, n, offset=diag, device=mat.device)
+    return mat[..., rows, cols]
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """The inverse of ``tril_matrix_to_vec``: ``vec``'s entries laid row by row on and
+    below diagonal ``diag`` of a square matrix, zeros elsewhere. A gather from ``vec``
+    with a zero put in front (no in-place write), so gradients and meta need nothing more.
+
+    Shape:
+        ``(*, m)`` -> ``(*, n, n)``.
+
+    Raises:
+        ValueError: ``m`` is not the size of such a triangle of any square matrix.
+    """
+    from ..factories import arange
+    from ..nn.functional import pad
+
+    m = vec.shape[-1]
+    # the positive root of n^2 + (1 + 2 diag) n - |diag| (diag + 1) - 2 m = 0
+    b = 1 + 2 * diag
+    n = (-b + (b * b + 8 * m + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    # PyTorch checks only round(n) - n > eps and fails later, in an index assignment, for
+    # a size just above a triangular number; both sides are checked here
+    if abs(round(n) - n) > finfo(vec.dtype).eps:
+        raise ValueError(f"The size of last dimension is {m} which cannot be expressed as "
+                         "the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    positions = arange(n, device=vec.device)
+    inside = (positions < positions.view(-1, 1) + (diag + 1)).flatten()
+    # entry k (1-based) of the padded vector at the k-th position inside, the 0 elsewhere
+    source = inside.long().cumsum(0) * inside.long()
+    return pad(vec, [1, 0])[..., source].view(tuple(vec.shape[:-1]) + (n, n))
