@@ -29,6 +29,9 @@ import math
 #: kinds with the recurrence ``r = 2y q - p`` and their degree-1 values ``q(y)``
 CHEBYSHEV = {"t": lambda y: y, "u": lambda y: y + y, "v": lambda y: y + y - 1.0,
              "w": lambda y: y + y + 1.0}
+#: the Chebyshev kinds: (letter, shifted)
+CHEBYSHEV_KINDS = {f"{prefix}chebyshev_{letter}": (letter, prefix == "shifted_")
+                   for prefix in ("", "shifted_") for letter in "tuvw"}
 #: the degree above which PyTorch uses the trigonometric form inside (-1, 1)
 TRIG_FROM = {("t", False): 6, ("u", False): 8, ("v", False): 8, ("w", False): 8,
              ("t", True): 6, ("u", True): 6, ("v", True): 6, ("w", True): 4}
@@ -55,9 +58,8 @@ def orthogonal_polynomial(xp, kind: str, x, n):
     floating arrays of one dtype, broadcast together."""
     x, n = xp.broadcast_arrays(x, n)
     m = degree(xp, n)
-    if kind.startswith(("chebyshev", "shifted")):
-        shifted = kind.startswith("shifted")
-        letter = kind[-1]
+    if kind in CHEBYSHEV_KINDS:
+        letter, shifted = CHEBYSHEV_KINDS[kind]
         y = x + x - 1.0 if shifted else x
         step = _chebyshev_step(y)
         out, todo = _chebyshev_special(xp, letter, shifted, x, y, m)
