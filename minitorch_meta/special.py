@@ -40,6 +40,10 @@ def entr(input):
     """The elementwise entropy ``-x log(x)`` (0 at 0, ``-inf`` below 0)."""
     return _Entr()(input)
 
+from .special_bessel_functions import FUNCTIONS as _BESSEL_AND_POLYNOMIALS  # noqa: E402
+
+# bessel_j0, ..., airy_ai and chebyshev_polynomial_t, ..., legendre_polynomial_p
+globals().update(_BESSEL_AND_POLYNOMIALS)
 
 # PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
 _out_argument.give_out_keyword(globals(), _out_argument.SPECIAL_FUNCTIONS_WITH_OUT,
@@ -47,4 +51,5 @@ _out_argument.give_out_keyword(globals(), _out_argument.SPECIAL_FUNCTIONS_WITH_O
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
            "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
-           "xlogy", "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma"]
+           "xlogy", "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma",
+           *_BESSEL_AND_POLYNOMIALS]

@@ -68,6 +68,14 @@ elementwise (NumPy broadcasting)
                                 ``|mantissa|`` in [0.5, 1) (``a``'s dtype), ``exponent`` int32
     polygamma(n, a)             the ``n``-th derivative of digamma (``n`` a whole Python
                                 number >= 0) of the floating-point ``a``, in ``a``'s dtype
+    (unary) ``bessel_j0`` ... ``airy_ai``: ``torch.special``'s functions of those names
+                                (float32/float64 ``a``; PyTorch's values at 0, below 0, at
+                                ``±inf``)
+    orthogonal_polynomial(kind, x, n)   the polynomial ``kind`` ("chebyshev_t", ...,
+                                "shifted_chebyshev_w", "hermite_h", "hermite_he",
+                                "laguerre_l", "legendre_p") of degree ``n`` (cut toward
+                                zero; negative: 0) at ``x``, both floating arrays of one
+                                dtype broadcast together, with PyTorch's special cases
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
     argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
@@ -259,7 +267,10 @@ UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
          "isnan", "isinf", "isfinite", "logical_not", "invert",
          "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
          "exp2", "signbit", "erfc", "erfinv", "lgamma", "digamma", "trigamma",
-         "i0", "i0e", "i1", "i1e")
+         "i0", "i0e", "i1", "i1e",
+         "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
+         "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+         "spherical_bessel_j0", "airy_ai")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
@@ -306,6 +317,7 @@ class Backend:
     def where(self, condition, a, b): self._missing("where")
     def frexp(self, a): self._missing("frexp")
     def polygamma(self, n, a): self._missing("polygamma")
+    def orthogonal_polynomial(self, kind, x, n): self._missing("orthogonal_polynomial")
     def sum(self, a, axis, keepdims): self._missing("sum")
     def max(self, a, axis, keepdims): self._missing("max")
     def min(self, a, axis, keepdims): self._missing("min")

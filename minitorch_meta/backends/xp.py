@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from . import xp_bessel, xp_special
+from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -36,6 +36,7 @@ from .xp_ldl import LdlKernels
 from .xp_linalg import LinalgKernels
 from .xp_lu import LuKernels
 from .xp_matrix_exp import MatrixExpKernels
+from .xp_orthogonal_polynomials import orthogonal_polynomial as orthogonal_polynomial_kernel
 from .xp_polygamma import polygamma as polygamma_kernel
 from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
@@ -87,6 +88,13 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
                             for name in ("erfc", "erfinv", "lgamma", "digamma", "trigamma")})
         self._unary.update({name: self._special_kernel(name, xp_bessel)
                             for name in ("i0", "i0e", "i1", "i1e")})
+        # torch.special's Bessel family (ops/special_bessel.py)
+        self._unary.update({name: self._special_kernel(name, module) for module, names in (
+            (xp_bessel_jy, ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+                            "spherical_bessel_j0")),
+            (xp_bessel_k, ("modified_bessel_k0", "modified_bessel_k1",
+                           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1")),
+            (xp_airy, ("airy_ai",))) for name in names})
         self._binary.update({
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
@@ -258,6 +266,9 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def where(self, condition, a, b):
         return self.xp.where(condition, a, b)
+
+    def orthogonal_polynomial(self, kind, x, n):
+        return orthogonal_polynomial_kernel(self.xp, kind, x, n)
 
     def polygamma(self, n, a):
         xp = self.xp
