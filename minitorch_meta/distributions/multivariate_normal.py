@@ -70,7 +70,26 @@ def _one_matrix(covariance_matrix, precision_matrix, scale_tril):
     return name, matrix
 
 
-class MultivariateNormal(Distribution):
+class ScaleTrilMatrices:
+    """The three matrix parameters of a distribution kept as a Cholesky factor
+    ``_unbroadcasted_scale_tril`` (MultivariateNormal, Wishart), each made on first use and
+    expanded to ``_matrix_shape()`` (the batch shape, then the matrix's)."""
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
+
+    @lazy_property
+    def covariance_matrix(self):
+        factor = self._unbroadcasted_scale_tril
+        return (factor @ factor.mT).expand(self._matrix_shape())
+
+    @lazy_property
+    def precision_matrix(self):
+        return cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
+
+
+class MultivariateNormal(ScaleTrilMatrices, Distribution):
     """N(``loc``, Σ) over vectors, with Σ given as exactly one of ``covariance_matrix``,
     ``precision_matrix`` (Σ⁻¹) or ``scale_tril`` (L with Σ = L Lᵀ, lower triangular with
     a positive diagonal).
@@ -131,18 +150,6 @@ class MultivariateNormal(Distribution):
     def _matrix_shape(self) -> Size:
         return self._batch_shape + self._event_shape + self._event_shape
 
-    @lazy_property
-    def scale_tril(self):
-        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
-
-    @lazy_property
-    def covariance_matrix(self):
-        factor = self._unbroadcasted_scale_tril
-        return (factor @ factor.mT).expand(self._matrix_shape())
-
-    @lazy_property
-    def precision_matrix(self):
-        return cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
 
     @property
     def mean(self):

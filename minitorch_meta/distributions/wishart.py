@@ -7,7 +7,7 @@ import math
 from numbers import Number
 
 from ..caller_warnings import warn_at_caller
-from ..factories import arange, eye, randn, tensor
+from ..factories import arange, randn, tensor
 from ..functions import where
 from ..legacy_linalg import cholesky_solve
 from ..linalg import cholesky, slogdet
@@ -17,8 +17,8 @@ from . import constraints
 from .chi2 import Chi2
 from .constraints import all_true
 from .exp_family import ExponentialFamily
-from .multivariate_normal import precision_to_scale_tril
-from .utils import broadcast_shape, lazy_property, vec_to_tril_matrix
+from .multivariate_normal import ScaleTrilMatrices, precision_to_scale_tril
+from .utils import broadcast_shape, vec_to_tril_matrix
 
 _LOG_2 = math.log(2)
 
@@ -30,7 +30,7 @@ def _mvdigamma(x, p: int):
     return (x.unsqueeze(-1) - offsets).digamma().sum(-1)
 
 
-class Wishart(ExponentialFamily):
+class Wishart(ScaleTrilMatrices, ExponentialFamily):
     """Wishart with ``df`` degrees of freedom (a number or tensor, ``> p - 1`` for ``p x p``
     matrices) and scale Σ given as exactly one of ``covariance_matrix``,
     ``precision_matrix`` (Σ⁻¹) or ``scale_tril`` (the lower Cholesky factor ``L`` of Σ).
@@ -122,21 +122,6 @@ class Wishart(ExponentialFamily):
 
     def _matrix_shape(self) -> Size:
         return self._batch_shape + self._event_shape
-
-    @lazy_property
-    def scale_tril(self):
-        return self._unbroadcasted_scale_tril.expand(self._matrix_shape())
-
-    @lazy_property
-    def covariance_matrix(self):
-        factor = self._unbroadcasted_scale_tril
-        return (factor @ factor.mT).expand(self._matrix_shape())
-
-    @lazy_property
-    def precision_matrix(self):
-        factor = self._unbroadcasted_scale_tril
-        identity = eye(self._event_shape[-1], dtype=factor.dtype, device=factor.device)
-        return cholesky_solve(identity, factor).expand(self._matrix_shape())
 
     def _per_matrix(self, values):
         """``values`` of ``batch_shape`` with two dims added to scale whole matrices."""
