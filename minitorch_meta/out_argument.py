@@ -122,6 +122,8 @@ SPECIAL_FUNCTIONS_WITH_OUT = (
     "digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
     "log1p", "logit", "logsumexp", "psi", "round", "sinc", "xlogy",
     "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma",
+    # probability_functions.py
+    "ndtr", "log_ndtr", "ndtri", "erfcx", "xlog1py", "zeta",
 )
 SPECIAL_EXACT_DTYPE = frozenset(("round",))
 
