@@ -60,7 +60,8 @@ GRIDS = {
 @pytest.mark.parametrize("name", UNARY)
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_values_equal_pytorchs_over_wide_ranges(name, dtype, device):
-    grid = GRIDS[name].astype(dtype)
+    grid = GRIDS[name]
+    grid = grid[np.abs(grid) < np.finfo(dtype).max].astype(dtype)
     ours = getattr(mt.special, name)(mt.tensor(grid, device=device))
     theirs = getattr(torch.special, name)(torch.tensor(grid)).numpy()
     assert ours.dtype is getattr(mt, dtype) and ours.device == tensor_device(device)
