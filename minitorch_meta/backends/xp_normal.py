@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import math
 
-from .xp_special import ERFC_CLAMP, K, S_LOW, X_ERFCX, chebyshev, erfc, erfinv, \
-    winitzki_of_log
+from .xp_special import ERFC_CLAMP, S_LOW, X_ERFCX, K, chebyshev, erfc, erfinv, winitzki_of_log
 
 _SQRT_HALF = math.sqrt(0.5)
 _SQRT2 = math.sqrt(2.0)
