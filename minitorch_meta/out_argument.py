@@ -138,6 +138,8 @@ SPECIAL_FUNCTIONS_WITH_OUT = (
     "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
     "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
     "laguerre_polynomial_l", "legendre_polynomial_p",
+    # probability_functions.py
+    "ndtr", "log_ndtr", "ndtri", "erfcx", "xlog1py", "zeta",
 )
 SPECIAL_EXACT_DTYPE = frozenset(("round",))
 

@@ -57,9 +57,12 @@ elementwise (NumPy broadcasting)
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,
                                 ``fmod`` is C's, ``invert`` is bitwise not; ``erfc``,
                                 ``erfinv``, ``lgamma``, ``digamma`` and ``trigamma``
-                                (``polygamma(1, x)``), ``i0``, ``i0e``, ``i1`` and ``i1e``
+                                (``polygamma(1, x)``), ``i0``, ``i0e``, ``i1`` and ``i1e``,
+                                ``erfcx``, ``ndtr``, ``log_ndtr`` and ``ndtri``
                                 are SciPy's ``special`` functions
                                 of those names, on floating-point arrays; ``signbit`` too;
+                                ``zeta`` is SciPy's too (Hurwitz's, PyTorch's domain
+                                rules), on two floating-point arrays of one dtype;
                                 ``left_shift``/``right_shift`` take shifts in
                                 [0, bits) only, ``gcd``/``lcm`` integers, ``nextafter``
                                 floats)
@@ -270,13 +273,15 @@ UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
          "i0", "i0e", "i1", "i1e",
          "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
          "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
-         "spherical_bessel_j0", "airy_ai")
+         "spherical_bessel_j0", "airy_ai",
+         "erfcx", "ndtr", "log_ndtr", "ndtri")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
           "bitwise_and", "bitwise_or", "bitwise_xor",
           "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin",
-          "left_shift", "right_shift", "gcd", "lcm", "nextafter")
+          "left_shift", "right_shift", "gcd", "lcm", "nextafter",
+          "zeta")
 
 
 class Backend:

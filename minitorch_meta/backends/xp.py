@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_special
+from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_normal, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
@@ -42,6 +42,7 @@ from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
 from .xp_topk import TopkKernels
 from .xp_winograd import WinogradKernels
+from .xp_zeta import zeta as zeta_kernel
 
 
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
@@ -95,6 +96,9 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             (xp_bessel_k, ("modified_bessel_k0", "modified_bessel_k1",
                            "scaled_modified_bessel_k0", "scaled_modified_bessel_k1")),
             (xp_airy, ("airy_ai",))) for name in names})
+        self._unary.update({name: self._special_kernel(name, xp_normal)
+                            for name in ("erfcx", "ndtr", "log_ndtr", "ndtri")})
+        self._binary.update({"zeta": self._float64_kernel(zeta_kernel)})
         self._binary.update({
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,
@@ -138,12 +142,23 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         are float32 or float64 ones: float16 is computed in float32 (summed in float16 it
         would round at every step)."""
         function = getattr(module, name)
-        needs_erf = name in ("erfc", "erfinv")
+        needs_erf = name in ("erfc", "erfinv") or module is xp_normal
 
         def kernel(a):
             xp = self.xp
             x = a.astype(xp.float32) if a.dtype == xp.float16 else a
             out = function(xp, x, self.erf) if needs_erf else function(xp, x)
+            return out.astype(a.dtype, copy=False)
+        return kernel
+
+    def _float64_kernel(self, function):
+        """The kernel of a function of two floating-point arrays (``xp_zeta``'s), computed
+        in float64 whatever their dtype (PyTorch's CPU kernels accumulate float32 in
+        double) and returned in the first operand's dtype."""
+        def kernel(a, b):
+            xp = self.xp
+            out = function(xp, a.astype(xp.float64, copy=False), b.astype(xp.float64,
+                                                                            copy=False))
             return out.astype(a.dtype, copy=False)
         return kernel
 

@@ -148,7 +148,12 @@ def erfinv(xp, y, erf):
 
 def _winitzki(xp, a):
     """Winitzki's approximation of ``erfinv(a)`` for ``0 <= a <= 1``."""
-    log_rest = xp.log1p(-(a * a))  # log(1 - a²) <= 0: -inf at 1, NaN beyond
+    return winitzki_of_log(xp, xp.log1p(-(a * a)))  # log(1 - a²): -inf at 1, NaN beyond
+
+
+def winitzki_of_log(xp, log_rest):
+    """Winitzki's approximation of ``erfinv(a)`` from ``log(1 - a²)`` (``<= 0``), which a
+    caller may compute without forming ``a`` (``ndtri``'s tails, where ``a`` rounds to 1)."""
     b = 2.0 / (math.pi * _WINITZKI_A) + 0.5 * log_rest
     c = -log_rest / _WINITZKI_A
     root = xp.sqrt(b * b + c)

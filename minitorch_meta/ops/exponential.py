@@ -10,7 +10,7 @@ import math
 
 from .elementwise import _log
 from .trigonometric import FloatBinary, FloatOnlyBinary
-from .unary_math import FloatUnary
+from .unary_math import FloatUnary, Log1p
 
 _LN2 = math.log(2.0)
 
@@ -84,6 +84,8 @@ class Xlogy(FloatBinary):
 
     op_name, kernel = "xlogy", "mul"
     saved_for_backward = (0, 1)
+    #: the logarithm's kernel, and where its argument makes it ``-inf`` (``log1p``: -1)
+    log_kernel, pole = "log", 0
 
     @property
     def backward_name(self):
@@ -98,17 +100,17 @@ class Xlogy(FloatBinary):
             self.x, self.y = x, y
         return self.times_log(backend, x, y, x)
 
-    @staticmethod
-    def times_log(backend, x, y, factor):
+    def times_log(self, backend, x, y, factor):
         """``factor * log(y)``, and 0 where ``x == 0`` and ``y`` is not NaN."""
         zero = backend.binary("eq", x, 0)
         zero = backend.binary("logical_and", zero, backend.unary("logical_not",
                                                                  backend.unary("isnan", y)))
-        product = backend.binary("mul", factor, backend.unary("log", y))
+        product = backend.binary("mul", factor, backend.unary(self.log_kernel, y))
         return backend.where(zero, product.dtype.type(0), product)
 
     def grads(self, backend, gy):
         # PyTorch's: d/da = xlogy(gy, b), 0 where a == 0 and b <= 0; d/db = a / b
+        # (xlog1py: log1p, b <= -1 and a / (b + 1))
         x, y = self.x, self.y
         need_left, need_right = self.operand_needs()
         g_left = g_right = None
@@ -116,10 +118,11 @@ class Xlogy(FloatBinary):
             zero = gy.dtype.type(0)
             g_left = self.times_log(backend, gy, y, gy)
             silent = backend.binary("logical_and", backend.binary("eq", x, zero),
-                                    backend.binary("le", y, zero))
+                                    backend.binary("le", y, y.dtype.type(self.pole)))
             g_left = backend.where(silent, zero, g_left)
         if need_right:
-            g_right = backend.binary("mul", gy, backend.binary("div", x, y))
+            shifted = y if self.pole == 0 else backend.binary("add", y, y.dtype.type(-self.pole))
+            g_right = backend.binary("mul", gy, backend.binary("div", x, shifted))
         return g_left, g_right
 
     def grads_graph(self, grad):
@@ -132,12 +135,38 @@ class Xlogy(FloatBinary):
             zero = backend.binary("logical_and", backend.binary("eq", grad._data, 0),
                                   backend.unary("logical_not", backend.unary("isnan", y)))
             silent = backend.binary("logical_and", backend.binary("eq", x, 0),
-                                    backend.binary("le", y, 0))
+                                    backend.binary("le", y, self.pole))
             mask = self.constant(backend.binary("logical_or", zero, silent))
-            g_left = (grad * _log(self.graph_operand(1, y))).masked_fill(mask, 0)
+            g_left = (grad * self.log_graph(self.graph_operand(1, y))).masked_fill(mask, 0)
         if need_right:
-            g_right = grad * (self.graph_operand(0, x) / self.graph_operand(1, y))
+            g_right = grad * (self.graph_operand(0, x) / (self.graph_operand(1, y)
+                                                          - self.pole))
         return g_left, g_right
+
+    def log_graph(self, y):
+        """The logarithm of ``y`` as a recorded op."""
+        return _log(y)
+
+
+class Xlog1py(Xlogy):
+    """``a * log1p(b)``, and 0 where ``a == 0`` unless ``b`` is NaN (PyTorch's rule, as
+    ``xlogy``'s, so that ``0 * log1p(-1)`` is 0). Either operand may be a Python number.
+
+    Shape:
+        ``a`` and ``b`` broadcast together; the output has the broadcast shape.
+    """
+
+    op_name = "special_xlog1py"
+    log_kernel, pole = "log1p", -1
+
+    @property
+    def backward_name(self):
+        if self.scalar is None:
+            return "SpecialXlog1PyBackward0"
+        return "SpecialXlog1PyBackward1" if self.reflected else "SpecialXlog1PyBackward2"
+
+    def log_graph(self, y):
+        return _log1p(y)
 
 
 class Logit(FloatUnary):
@@ -219,3 +248,11 @@ class Entr(FloatUnary):
 
     def backward_graph(self, grad):
         return (-(grad * (self.graph_input(0, self.x).log() + 1)),)
+
+
+def _log1p(y):
+    """``log1p`` of a tensor operand, or of a Python number (``-inf`` at -1, NaN below, as
+    the tensor op; ``math.log1p`` would raise)."""
+    if not isinstance(y, (int, float)):
+        return Log1p()(y)
+    return math.log1p(y) if y > -1 else (-math.inf if y == -1 else math.nan)
