@@ -669,6 +669,15 @@ from .windows import (  # noqa: E402
 __all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
             "kaiser_window", "signal"]
 
+from .nn.rnn_cell_functions import (  # noqa: E402
+    gru_cell,
+    lstm_cell,
+    rnn_relu_cell,
+    rnn_tanh_cell,
+)
+
+__all__ += ["gru_cell", "lstm_cell", "rnn_relu_cell", "rnn_tanh_cell"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
