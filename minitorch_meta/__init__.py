@@ -678,6 +678,10 @@ from .nn.rnn_cell_functions import (  # noqa: E402
 
 __all__ += ["gru_cell", "lstm_cell", "rnn_relu_cell", "rnn_tanh_cell"]
 
+from .lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+
+__all__ += ["pca_lowrank", "svd_lowrank"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402
