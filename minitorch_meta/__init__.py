@@ -684,6 +684,18 @@ from .view_copies import as_strided_copy  # noqa: E402
 
 __all__ += ["gradient", "histogramdd", "as_strided", "as_strided_", "as_strided_copy",
             "as_strided_scatter"]
+from .nn.rnn_cell_functions import (  # noqa: E402
+    gru_cell,
+    lstm_cell,
+    rnn_relu_cell,
+    rnn_tanh_cell,
+)
+
+__all__ += ["gru_cell", "lstm_cell", "rnn_relu_cell", "rnn_tanh_cell"]
+
+from .lowrank import pca_lowrank, svd_lowrank  # noqa: E402
+
+__all__ += ["pca_lowrank", "svd_lowrank"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

@@ -1,10 +1,11 @@
 """Recurrent cells, one time step each: ``RNNCell``, ``LSTMCell`` and ``GRUCell``.
 
-A cell is a layer of one time step: it runs the same op as the whole-sequence layers
-(``rnn.py``, through ``recurrent_steps.run_recurrent``). A cell adds the input's
-projection, the zero state when none is given, and PyTorch's unbatched form (``(H_in,)``
-inputs). Parameter names and shapes are PyTorch's (``weight_ih``, ``weight_hh``,
-``bias_ih``, ``bias_hh``).
+A cell is a layer of one time step: its step is the functional cell's
+(``rnn_cell_functions.py``), which runs the same op as the whole-sequence layers
+(``rnn.py``, through ``recurrent_steps.run_recurrent``). A cell adds its parameters, the
+zero state when none is given, and PyTorch's unbatched form (``(H_in,)`` inputs).
+Parameter names and shapes are PyTorch's (``weight_ih``, ``weight_hh``, ``bias_ih``,
+``bias_hh``).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from __future__ import annotations
 from ..autocasting import autocast_op
 from ..factories import empty, zeros
 from ..tensor import Tensor
-from . import functional as F
 from .module import Module
 from .parameter import Parameter
-from .recurrent_steps import reset_recurrent_parameters, run_recurrent
+from .recurrent_steps import reset_recurrent_parameters
+from .rnn_cell_functions import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell
 
 
 class RNNCellBase(Module):
@@ -57,8 +58,9 @@ class RNNCellBase(Module):
                              f"{hx.dim()}D instead")
         return hx if batched else hx.unsqueeze(0)
 
-    def _projected(self, input: Tensor) -> Tensor:
-        return F.linear(input, self.weight_ih, self.bias_ih)
+    def _weights(self) -> tuple:
+        """The functional cell's weight and bias arguments."""
+        return self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
@@ -89,8 +91,8 @@ class RNNCell(RNNCellBase):
         h = self._state(hx, x, batched)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
-        _, h = run_recurrent(mode, self._projected(x), h, self.weight_hh, self.bias_hh)
+        step = rnn_tanh_cell if self.nonlinearity == "tanh" else rnn_relu_cell
+        h = step(x, h, *self._weights())
         return h if batched else h.squeeze(0)
 
 
@@ -114,8 +116,7 @@ class LSTMCell(RNNCellBase):
         else:
             state = tuple(self._state(value, x, batched, f"hx[{k}]")
                           for k, value in enumerate(hx))
-        _, (h, c) = run_recurrent("LSTM", self._projected(x), state, self.weight_hh,
-                                  self.bias_hh)
+        h, c = lstm_cell(x, state, *self._weights())
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -134,6 +135,5 @@ class GRUCell(RNNCellBase):
     @autocast_op("recurrent_layer")
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         x, batched = self._batched_input(input)
-        _, h = run_recurrent("GRU", self._projected(x), self._state(hx, x, batched),
-                             self.weight_hh, self.bias_hh)
+        h = gru_cell(x, self._state(hx, x, batched), *self._weights())
         return h if batched else h.squeeze(0)
