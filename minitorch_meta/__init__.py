@@ -669,6 +669,11 @@ from .windows import (  # noqa: E402
 __all__ += ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
             "kaiser_window", "signal"]
 
+# nonzero with a fixed number of rows (ops/nonzero_static.py)
+from .ops.nonzero_static import nonzero_static  # noqa: E402
+
+__all__ += ["nonzero_static"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

@@ -76,6 +76,8 @@ FUNCTIONS_WITH_OUT = (
     "i0", "mvlgamma", "polygamma",
     # scatter_functions.py (index_reduce)
     "index_reduce",
+    # ops/nonzero_static.py
+    "nonzero_static",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -92,6 +94,7 @@ EXACT_DTYPE = frozenset((
     "lu_unpack",
     "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
     "index_reduce",
+    "nonzero_static",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

@@ -17,6 +17,7 @@ from . import closeness as CL
 from . import conjugation as CJ
 from . import covariance as CV
 from . import cumulative_functions as CF
+from . import deprecated_resizing as DR
 from . import diagonal_fill as DF
 from . import functions as F
 from . import histogram_functions as HI
@@ -49,6 +50,7 @@ from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
+from .ops import nonzero_static as NZS
 from .ops.views import MatrixTranspose
 
 
@@ -533,6 +535,9 @@ class TensorMethods:
     polygamma, polygamma_ = BG.polygamma_method, BG.polygamma_
     # slices reduced in at an index's positions (scatter_functions.py)
     index_reduce, index_reduce_ = SC.index_reduce, SC.index_reduce_
+    # deprecated out-of-place resizes (deprecated_resizing.py); a fixed-size nonzero
+    resize, resize_as = DR.resize, DR.resize_as
+    nonzero_static = NZS.nonzero_static
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
