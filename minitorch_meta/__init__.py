@@ -696,6 +696,10 @@ __all__ += ["gru_cell", "lstm_cell", "rnn_relu_cell", "rnn_tanh_cell"]
 from .lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 
 __all__ += ["pca_lowrank", "svd_lowrank"]
+# nonzero with a fixed number of rows (ops/nonzero_static.py)
+from .ops.nonzero_static import nonzero_static  # noqa: E402
+
+__all__ += ["nonzero_static"]
 
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).

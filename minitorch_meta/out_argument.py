@@ -82,6 +82,8 @@ FUNCTIONS_WITH_OUT = (
     "native_batch_norm",
     # view_copies.py (as_strided_copy)
     "as_strided_copy",
+    # ops/nonzero_static.py
+    "nonzero_static",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -98,6 +100,7 @@ EXACT_DTYPE = frozenset((
     "lu_unpack",
     "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
     "index_reduce",
+    "nonzero_static",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

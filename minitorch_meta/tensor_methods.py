@@ -17,6 +17,7 @@ from . import closeness as CL
 from . import conjugation as CJ
 from . import covariance as CV
 from . import cumulative_functions as CF
+from . import deprecated_resizing as DR
 from . import diagonal_fill as DF
 from . import functions as F
 from . import histogram_functions as HI
@@ -53,6 +54,7 @@ from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
+from .ops import nonzero_static as NZS
 from .ops.views import MatrixTranspose
 from .utils import dlpack as DL
 
@@ -549,6 +551,9 @@ class TensorMethods:
     # views of the storage with any strides (strided_functions.py)
     as_strided, as_strided_ = SV.as_strided, SV.as_strided_
     as_strided_scatter = SV.as_strided_scatter
+    # deprecated out-of-place resizes (deprecated_resizing.py); a fixed-size nonzero
+    resize, resize_as = DR.resize, DR.resize_as
+    nonzero_static = NZS.nonzero_static
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

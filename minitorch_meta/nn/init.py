@@ -11,9 +11,11 @@ import math
 from .. import functions, linalg
 from ..autograd import no_grad
 from ..caller_warnings import warn_at_caller
-from ..factories import eye
+from ..factories import eye as identity_matrix  # nn.init.eye is the deprecated alias
 from ..tensor import Tensor
+from .init_deprecated import deprecated_alias
 from .init_identity import dirac_, eye_  # noqa: F401 (nn.init's names)
+from .init_sparse import sparse_  # noqa: F401 (nn.init's name)
 
 _LINEAR_LIKE = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d", "sigmoid")
@@ -218,9 +220,23 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
         flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
         wide = rows < cols
         q, r = linalg.qr(flattened.t() if wide else flattened)
-        diagonal = (r * eye(r.shape[0], dtype=r.dtype, device=r.device)).sum(0)
+        diagonal = (r * identity_matrix(r.shape[0], dtype=r.dtype, device=r.device)).sum(0)
         # multiplying by the signs of R's diagonal makes Q unique (uniformly distributed)
         q = q * (1 - 2 * (diagonal < 0))
         tensor.copy_((q.t() if wide else q).reshape(tuple(tensor.shape)))
         tensor.mul_(gain)
     return tensor
+
+
+# PyTorch's deprecated names (a FutureWarning, then the in-place initialiser)
+uniform = deprecated_alias(uniform_)
+normal = deprecated_alias(normal_)
+constant = deprecated_alias(constant_)
+eye = deprecated_alias(eye_)
+dirac = deprecated_alias(dirac_)
+xavier_uniform = deprecated_alias(xavier_uniform_)
+xavier_normal = deprecated_alias(xavier_normal_)
+kaiming_uniform = deprecated_alias(kaiming_uniform_)
+kaiming_normal = deprecated_alias(kaiming_normal_)
+orthogonal = deprecated_alias(orthogonal_)
+sparse = deprecated_alias(sparse_)
