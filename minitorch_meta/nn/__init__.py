@@ -64,6 +64,7 @@ from .loss import (
     L1Loss,
     MSELoss,
     NLLLoss,
+    NLLLoss2d,
     SmoothL1Loss,
 )
 from .lp_pooling import LPPool1d, LPPool2d, LPPool3d
@@ -179,6 +180,7 @@ __all__ = [
     "FractionalMaxPool2d", "FractionalMaxPool3d",
     "AdaptiveLogSoftmaxWithLoss",
     "Buffer", "LPPool3d", "MaxUnpool3d",
+    "NLLLoss2d",
 ]
 
 
