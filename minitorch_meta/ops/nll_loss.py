@@ -71,16 +71,17 @@ class NllLoss(Function):
         unbatched = x.ndim == 1
         if unbatched:  # computed as a batch of one
             x, t = backend.reshape(x, (1,) + x.shape), backend.reshape(t, (1,))
-        keep = backend.binary("ne", t, self.ignore_index)
-        safe_t = backend.where(keep, t, 0)
+        self.keep = backend.binary("ne", t, self.ignore_index)
+        safe_t = backend.where(self.keep, t, 0)
         self.index = _gather_index(backend, x.shape, safe_t)
-        # each sample's weight: the class weight of its target, 0 when ignored
-        self.sample_weight = backend.astype(keep, dtypes.from_numpy(x.dtype))
-        if weight is not None:
-            self.sample_weight = backend.binary("mul", self.sample_weight,
-                                                backend.getitem(weight, safe_t))
-        losses = backend.unary("neg", backend.binary("mul", backend.getitem(x, self.index),
-                                                     self.sample_weight))
+        # each sample's class weight (1 without ``weight``); ignored samples are left out
+        # with ``where``, as PyTorch's kernel skips them (an ignored -inf is no NaN)
+        float_dtype = dtypes.from_numpy(x.dtype)
+        self.class_weight = backend.full(t.shape, 1, float_dtype) if weight is None else \
+            backend.getitem(weight, safe_t)
+        zero = x.dtype.type(0)
+        losses = backend.where(self.keep, backend.unary("neg", backend.binary(
+            "mul", backend.getitem(x, self.index), self.class_weight)), zero)
         if unbatched:
             losses = backend.reshape(losses, ())
         if self.reduction == "none":
@@ -88,7 +89,8 @@ class NllLoss(Function):
         total = backend.asarray(backend.sum(losses, None, False), None)
         if self.reduction == "sum":
             return total
-        self.count = backend.asarray(backend.sum(self.sample_weight, None, False), None)
+        counted = backend.where(self.keep, self.class_weight, zero)
+        self.count = backend.asarray(backend.sum(counted, None, False), None)
         return backend.binary("div", total, self.count)
 
     def _check_targets(self, backend, t):
@@ -106,14 +108,14 @@ class NllLoss(Function):
                              f"in [0, {self.classes}) for an input with {self.classes} classes")
 
     def _sample_gradient(self, backend, gy):
-        """``gy`` spread over the samples: ``-sample_weight gy`` (over the weight sum for
-        ``'mean'``), in the samples' shape."""
+        """``gy`` spread over the samples: ``-class_weight gy`` (``gy`` over the weight sum
+        for ``'mean'``, PyTorch's order), 0 for the ignored ones, in the samples' shape."""
         if self.reduction == "none":
-            gy = backend.reshape(gy, self.sample_weight.shape)
-        g = backend.binary("mul", backend.unary("neg", self.sample_weight), gy)
-        if self.reduction == "mean":
-            g = backend.binary("div", g, self.count)
-        return g
+            gy = backend.reshape(gy, self.keep.shape)
+        elif self.reduction == "mean":
+            gy = backend.binary("div", gy, self.count)
+        g = backend.binary("mul", backend.unary("neg", self.class_weight), gy)
+        return backend.where(self.keep, g, g.dtype.type(0))
 
     def backward(self, backend, gy):
         shape, dtype = self.input_specs[0]
@@ -128,10 +130,11 @@ class NllLoss(Function):
 
         shape, dtype = self.input_specs[0]
         if self.reduction == "none":
-            grad = grad.reshape(self.sample_weight.shape)
-        g = grad * self.constant(self.backend.unary("neg", self.sample_weight))
-        if self.reduction == "mean":
-            g = g / self.constant(self.count)
+            grad = grad.reshape(self.keep.shape)
+        elif self.reduction == "mean":
+            grad = grad / self.constant(self.count)
+        g = grad * self.constant(self.backend.unary("neg", self.class_weight))
+        g = g.masked_fill(self.constant(_logical_not(self.backend, self.keep)), 0)
         shape_index = tuple(self.backend.to_numpy(i) for i in self.index)
         gx = IndexedZeros(self.index, shape_index, _batched(tuple(shape)), dtype, self.name())(g)
         return gx.reshape(tuple(shape)), None, None
@@ -177,3 +180,8 @@ def _gather_index(backend, shape: tuple, safe_t):
         positions[axis] = size
         index.append(backend.reshape(backend.arange(0, size, 1, dtypes.int64), tuple(positions)))
     return (index[0], safe_t, *index[1:])
+
+
+def _logical_not(backend, mask):
+    """The logical not of a boolean array."""
+    return backend.binary("eq", mask, False)
