@@ -27,12 +27,13 @@ class NllLoss(Function):
     op_name = "nll_loss"
     saved_for_backward = (0, 1, 2)
     reduction, ignore_index = "mean", -100
+    input_ndim = 2
 
     @property
     def backward_name(self):
         # PyTorch runs K-dimensional inputs through its 2-D kernel, viewing other ranks as
         # 4-D; the view is the last node of an unreduced loss.
-        ndim = len(self.input_specs[0][0])
+        ndim = self.input_ndim
         if ndim <= 2:
             return "NllLossBackward0"
         return "ViewBackward0" if self.reduction == "none" and ndim != 4 else \
@@ -42,6 +43,7 @@ class NllLoss(Function):
         op = "nll_loss"
         _check_reduction(op, self.reduction)
         shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
+        self.input_ndim = len(shape)  # for ``backward_name``, read also without a graph
         if t._dtype.is_floating_point or t._dtype is dtypes.bool_:
             raise TypeError(f"{op}: expected target to hold class indices (int64), got dtype "
                             f"{t.dtype}; for one-hot or probability targets use "
