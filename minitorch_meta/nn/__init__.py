@@ -66,6 +66,7 @@ from .loss import (
     L1Loss,
     MSELoss,
     NLLLoss,
+    NLLLoss2d,
     SmoothL1Loss,
 )
 from .lp_pooling import LPPool1d, LPPool2d, LPPool3d
@@ -182,6 +183,7 @@ __all__ = [
     "AdaptiveLogSoftmaxWithLoss",
     "Buffer", "LPPool3d", "MaxUnpool3d",
     "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
+    "NLLLoss2d",
 ]
 
 

@@ -1,8 +1,6 @@
 """Loss arguments shared by the loss layers and ``nn.functional``'s loss functions.
 
-PyTorch's deprecated ``size_average``/``reduce`` flags still appear in scripts, and the
-class ``weight`` of the losses that do not support it is refused with one message wherever
-it is passed.
+PyTorch's deprecated ``size_average``/``reduce`` flags still appear in scripts.
 """
 
 from __future__ import annotations
@@ -23,9 +21,3 @@ def legacy_reduction(size_average, reduce, reduction: str) -> str:
                    f"reduction='{reduction}' instead.")
     return reduction
 
-
-def refuse_weight(name: str, weight) -> None:
-    """Class (or element) weights are not supported: a clear error, not a silent ignore."""
-    if weight is not None:
-        raise NotImplementedError(f"{name}: class weights are not supported by "
-                                  "minitorch_meta; pass weight=None")

@@ -17,7 +17,6 @@ from .. import dtypes
 from ..caller_warnings import warn_at_caller
 from ..ops.linear_cross_entropy import LinearCrossEntropyChunks
 from ..tensor import Tensor
-from ._reduction import refuse_weight
 from .functional import cross_entropy, linear
 from .linear_cross_entropy_options import LinearCrossEntropyOptions
 
@@ -27,8 +26,9 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                          reduction: str = "mean", ignore_index: int | None = None,
                          label_smoothing: float = 0.0,
                          options: LinearCrossEntropyOptions | None = None) -> Tensor:
-    """``cross_entropy(linear(input, linear_weight, linear_bias), target)`` (class weights
-    must be None, as our ``cross_entropy``'s).
+    """``cross_entropy(linear(input, linear_weight, linear_bias), target)``. With class
+    ``weight`` the chunked path is not taken (the reference path's values are the same; the
+    ``(N, C)`` logits then exist whole).
 
     ``ignore_index=None`` means -100 for class indices and is required for probabilities.
 
@@ -41,9 +41,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
     Raises:
         RuntimeError: the shapes do not fit (PyTorch's messages), or ``ignore_index`` is
             given with probability targets.
-        NotImplementedError: class ``weight`` (not supported).
     """
-    refuse_weight("linear_cross_entropy", weight)
     batch, in_features = _check_shapes(input, linear_weight, linear_bias)
     num_classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
     logits_shape = (*batch, num_classes, *out_features)
@@ -51,7 +49,7 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         raise RuntimeError("ignore_index cannot be specified when target contains "
                            "probabilities")
     ignore_index = -100 if ignore_index is None else ignore_index
-    if options is not None:
+    if options is not None and weight is None:
         if (out_features or reduction not in ("mean", "sum", "none") or label_smoothing != 0.0
                 or target.dtype is not dtypes.int64):
             warn_at_caller(
@@ -70,10 +68,8 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
         if linear_bias is not None:
             linear_bias = linear_bias.reshape(-1)
     logits = linear(input, linear_weight, linear_bias).reshape(logits_shape)
-    if logits.dim() != 2 and not target.dtype.is_floating_point:
-        return _as_rows(logits, target, reduction, ignore_index, label_smoothing)
-    return cross_entropy(logits, target, reduction=reduction, ignore_index=ignore_index,
-                         label_smoothing=label_smoothing)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=ignore_index, label_smoothing=label_smoothing)
 
 
 def _check_shapes(input: Tensor, linear_weight: Tensor, linear_bias: Tensor | None):
@@ -98,17 +94,6 @@ def _check_shapes(input: Tensor, linear_weight: Tensor, linear_bias: Tensor | No
                            f"{in_features}), got unbatched input with shape "
                            f"{tuple(input.shape)}")
     return batch, in_features
-
-
-def _as_rows(logits: Tensor, target: Tensor, reduction: str, ignore_index: int,
-            label_smoothing: float) -> Tensor:
-    """Class indices over ``(C,)`` or ``(N, C, d_1, ..., d_K)`` logits: every position a row
-    of ``(N * d_1 * ... * d_K, C)`` (a mean over the positions not ignored, as PyTorch's)."""
-    class_dim = 0 if logits.dim() == 1 else 1
-    rows = logits.movedim(class_dim, -1).reshape(-1, logits.shape[class_dim])
-    losses = cross_entropy(rows, target.reshape(-1), reduction=reduction,
-                           ignore_index=ignore_index, label_smoothing=label_smoothing)
-    return losses.reshape(target.shape) if reduction == "none" else losses
 
 
 def _chunked(input: Tensor, linear_weight: Tensor, target: Tensor,

@@ -1,14 +1,16 @@
 """Loss layers: ``MSELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``BCELoss``,
-``BCEWithLogitsLoss``, ``KLDivLoss``, ``CrossEntropyLoss`` and ``NLLLoss``.
+``BCEWithLogitsLoss``, ``KLDivLoss``, ``CrossEntropyLoss``, ``NLLLoss`` (and its deprecated
+alias ``NLLLoss2d``).
 
 Each holds its hyper-parameters (weights as buffers, as in PyTorch, so they follow
 ``.to()`` and the state dict) and calls its function in ``nn.functional``."""
 
 from __future__ import annotations
 
+from ..caller_warnings import warn_at_caller
 from ..tensor import Tensor
 from . import functional as F
-from ._reduction import legacy_reduction, refuse_weight
+from ._reduction import legacy_reduction
 from .module import Module
 
 
@@ -19,16 +21,11 @@ class _Loss(Module):
 
 
 class _WeightedLoss(_Loss):
-    """A loss with PyTorch's ``weight`` argument, kept as a buffer; refused (a clear error,
-    not a silent ignore) by the losses that do not support it."""
-
-    supports_weight = False
+    """A loss with PyTorch's ``weight`` argument, kept as a buffer."""
 
     def __init__(self, weight: Tensor | None = None, size_average=None, reduce=None,
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
-        if not self.supports_weight:
-            refuse_weight(type(self).__name__, weight)
         # PyTorch registers the weight as a buffer; None keeps it out of the state dict.
         self.register_buffer("weight", weight)
 
@@ -95,8 +92,6 @@ class BCELoss(_WeightedLoss):
         input and target of the same shape -> ``()`` (the input's shape for ``'none'``).
     """
 
-    supports_weight = True
-
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight,
                                       reduction=self.reduction)
@@ -144,14 +139,13 @@ class KLDivLoss(_Loss):
 class CrossEntropyLoss(_WeightedLoss):
     """Softmax cross-entropy of class logits against class indices or probabilities;
     ``label_smoothing = s`` mixes the target with the uniform distribution,
-    ``(1 - s) target + s / C``.
+    ``(1 - s) target + s / C``; ``weight`` ``(C,)`` weighs the classes (for imbalanced
+    data).
 
     Shape:
-        input ``(N, C)``, target ``(N,)`` int64 or ``(N, C)`` float -> ``()``
-        (``(N,)`` for ``'none'``).
-
-    Raises:
-        NotImplementedError: class ``weight`` (not supported).
+        input ``(N, C)`` (or ``(C,)``, ``(N, C, d1, ...)``), target ``(N,)`` int64 (or
+        ``()``, ``(N, d1, ...)``) or float of the input's shape -> ``()`` (the input's
+        shape without ``C`` for ``'none'``).
     """
 
     def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
@@ -161,7 +155,7 @@ class CrossEntropyLoss(_WeightedLoss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(input, target, reduction=self.reduction,
+        return F.cross_entropy(input, target, self.weight, reduction=self.reduction,
                                ignore_index=self.ignore_index,
                                label_smoothing=self.label_smoothing)
 
@@ -170,12 +164,13 @@ class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of class indices under log-probabilities: put it after
     ``LogSoftmax(dim=1)`` (the pair computes ``CrossEntropyLoss``).
 
-    Shape:
-        input ``(N, C)`` log-probabilities, target ``(N,)`` int64 class indices in
-        ``[0, C)`` (or ``ignore_index``) -> ``()`` (``(N,)`` for ``'none'``).
+    ``weight`` ``(C,)`` scales each sample's loss by its class's weight; ``'mean'`` then
+    divides by the sum of the weights of the targets not ignored.
 
-    Raises:
-        NotImplementedError: class ``weight`` (not supported).
+    Shape:
+        input ``(N, C)`` log-probabilities (or ``(C,)``, ``(N, C, d1, ...)``), target
+        ``(N,)`` int64 class indices in ``[0, C)`` or ``ignore_index`` (or ``()``,
+        ``(N, d1, ...)``) -> ``()`` (the target's shape for ``'none'``).
     """
 
     def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
@@ -184,5 +179,25 @@ class NLLLoss(_WeightedLoss):
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(input, target, reduction=self.reduction,
+        return F.nll_loss(input, target, self.weight, reduction=self.reduction,
                           ignore_index=self.ignore_index)
+
+
+#: PyTorch's deprecation warning of ``NLLLoss2d``, word for word
+NLLLOSS2D_DEPRECATION = (
+    "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and "
+    "see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.")
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated alias of ``NLLLoss`` (which takes ``(N, C, H, W)`` inputs itself); warns
+    with PyTorch's ``FutureWarning`` when made.
+
+    Shape:
+        as ``NLLLoss``.
+    """
+
+    def __init__(self, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,
+                 reduce=None, reduction: str = "mean") -> None:
+        warn_at_caller(NLLLOSS2D_DEPRECATION, FutureWarning)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)

@@ -17,9 +17,10 @@ from ..autocasting import autocast_op
 from ..caller_warnings import warn_at_caller
 from ..factories import zeros
 from ..ops import binary_loss, loss
+from ..ops import nll_loss as nll_loss_op
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
-from ._reduction import legacy_reduction, refuse_weight
+from ._reduction import legacy_reduction
 
 #: ``kl_div``'s reductions: ``'batchmean'`` is the sum divided by the batch size
 KL_DIV_REDUCTIONS = ("none", "batchmean", "sum", "mean")
@@ -34,12 +35,19 @@ KL_DIV_MEAN_WARNING = (
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
              reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """Mean squared error (``size_average``/``reduce``: PyTorch's deprecated flags).
+    ``weight`` (of the input's shape) scales each squared error; ``'mean'`` is then their
+    sum over the sum of the weights, as in PyTorch.
 
     Shape:
-        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
+        input and target (and weight) of the same shape -> ``()`` (or the input's shape for
+        ``'none'``).
+
+    Raises:
+        ValueError: a weight of another shape than the input's.
     """
-    refuse_weight("mse_loss", weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted_pointwise("mse_loss", loss.MseLoss, input, target, weight, reduction)
     return loss.MseLoss(reduction=reduction)(input, target)
 
 
@@ -47,13 +55,39 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """Mean absolute error (``size_average``/``reduce``: PyTorch's deprecated flags).
+    ``weight`` (of the input's shape) scales each absolute error; ``'mean'`` is then their
+    sum over the sum of the weights, as in PyTorch.
 
     Shape:
-        input and target of the same shape -> ``()`` (or the input's shape for ``'none'``).
+        input and target (and weight) of the same shape -> ``()`` (or the input's shape for
+        ``'none'``).
+
+    Raises:
+        ValueError: a weight of another shape than the input's.
     """
-    refuse_weight("l1_loss", weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
+    if weight is not None:
+        return _weighted_pointwise("l1_loss", loss.L1Loss, input, target, weight, reduction)
     return loss.L1Loss(reduction=reduction)(input, target)
+
+
+def _weighted_pointwise(name: str, op, input: Tensor, target: Tensor, weight: Tensor,
+                        reduction: str) -> Tensor:
+    """PyTorch's composition for ``mse_loss``/``l1_loss`` with ``weight``: the unreduced
+    loss times ``weight``, summed, and for ``'mean'`` divided by the sum of the weights
+    (a weight that requires grad gets its gradient)."""
+    loss._check_reduction(name, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        # ValueError, as PyTorch's (which calls them "Weights and input must have the same
+        # size")
+        raise ValueError(f"{name}: weights and input must have the same size: expected "
+                         f"weight of the input's shape {fmt(input.shape)}, got weight of "
+                         f"shape {fmt(weight.shape)}")
+    weighted = op(reduction="none")(input, target) * weight
+    if reduction == "none":
+        return weighted
+    total = weighted.sum()
+    return total if reduction == "sum" else total / weight.sum()
 
 
 @autocast_op("smooth_l1_loss")
@@ -171,38 +205,42 @@ def kl_div(input: Tensor, target: Tensor, size_average=None, reduce=None,
 @autocast_op("nll_loss")
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
              ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
-    """Negative log-likelihood of class indices (PyTorch's argument order; ``weight`` must be
-    None).
+    """Negative log-likelihood of class indices (PyTorch's argument order). ``weight``
+    ``(C,)`` scales each sample's loss by the weight of its class; ``'mean'`` then divides
+    by the sum of the weights of the targets not ignored, as in PyTorch.
 
     Shape:
-        input ``(N, C)`` log-probabilities, target ``(N,)`` -> ``()`` (or ``(N,)``).
+        input ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)`` log-probabilities, target ``()``,
+        ``(N,)`` or ``(N, d1, ...)`` -> ``()`` (the target's shape for ``'none'``).
     """
-    refuse_weight("nll_loss", weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
-    return loss.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target)
+    return nll_loss_op.NllLoss(reduction=reduction, ignore_index=ignore_index)(input, target,
+                                                                              weight)
 
 
 @autocast_op("cross_entropy")
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average=None, ignore_index: int = -100, reduce=None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
-    """Softmax cross-entropy over class logits (PyTorch's argument order; ``weight`` must be
-    None).
+    """Softmax cross-entropy over class logits (PyTorch's argument order).
 
     ``target`` holds class indices (int64), or class probabilities of the input's shape
     (float), as in PyTorch. ``label_smoothing = s`` mixes the target with the uniform
-    distribution over the ``C`` classes: ``(1 - s) target + s / C``.
+    distribution over the ``C`` classes: ``(1 - s) target + s / C``. ``weight`` ``(C,)``
+    weighs each class's term; with class indices ``'mean'`` divides by the sum of the
+    weights of the targets not ignored (as ``nll_loss``), with probabilities by the number
+    of samples.
 
     Shape:
-        class indices: input ``(N, C)``, target ``(N,)`` -> ``()`` (``(N,)`` for
-        ``'none'``); probabilities: input ``(C,)`` or ``(N, C, ...)`` and target of its
-        shape -> ``()`` (the input's shape without ``C`` for ``'none'``).
+        class indices: input ``(C,)``, ``(N, C)`` or ``(N, C, d1, ...)``, target ``()``,
+        ``(N,)`` or ``(N, d1, ...)`` -> ``()`` (the target's shape for ``'none'``);
+        probabilities: input ``(C,)`` or ``(N, C, ...)`` and target of its shape -> ``()``
+        (the input's shape without ``C`` for ``'none'``).
 
     Raises:
         ValueError: ``label_smoothing`` outside ``[0, 1]``, or an ``ignore_index`` >= 0
             with probability targets.
     """
-    refuse_weight("cross_entropy", weight)
     reduction = legacy_reduction(size_average, reduce, reduction)
     loss._check_reduction("cross_entropy", reduction)
     if not 0.0 <= label_smoothing <= 1.0:
@@ -211,30 +249,52 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     class_dim = 0 if input.dim() == 1 else 1
     log_probabilities = functions.log_softmax(input, class_dim)
     if target.dtype.is_floating_point:
-        return _cross_entropy_probabilities(log_probabilities, target, class_dim, ignore_index,
-                                            reduction, label_smoothing)
-    nll = nll_loss(log_probabilities, target, reduction=reduction, ignore_index=ignore_index)
+        return _cross_entropy_probabilities(log_probabilities, target, weight, class_dim,
+                                            ignore_index, reduction, label_smoothing)
+    nll = nll_loss(log_probabilities, target, weight, reduction=reduction,
+                   ignore_index=ignore_index)
     if label_smoothing == 0.0:
         return nll
-    # PyTorch's composition: the smoothing term is the mean negative log-probability over
-    # the classes, zero for ignored samples, averaged over the samples not ignored.
+    # PyTorch's composition: the smoothing term is the (weighted) negative log-probability
+    # summed over the classes, zero for ignored samples, averaged over the samples not
+    # ignored (over the sum of their class weights, as nll_loss's mean).
     ignored = target == ignore_index
-    smooth = -log_probabilities.sum(class_dim)
-    smooth = functions.where(ignored, zeros((), dtype=smooth.dtype, device=smooth.device),
-                             smooth)
+    zero = zeros((), dtype=log_probabilities.dtype, device=log_probabilities.device)
+    weighted = log_probabilities if weight is None else \
+        log_probabilities * _class_weight_view(weight, log_probabilities.dim(), class_dim)
+    smooth = functions.where(ignored, zero, -weighted.sum(class_dim))
     if reduction == "mean":
-        smooth = smooth.sum() / (target != ignore_index).sum()
+        smooth = smooth.sum() / _counted_weight(target, weight, ignored, zero)
     elif reduction == "sum":
         smooth = smooth.sum()
     classes = log_probabilities.shape[class_dim]
     return (1 - label_smoothing) * nll + smooth * (label_smoothing / classes)
 
 
-def _cross_entropy_probabilities(log_probabilities: Tensor, target: Tensor, class_dim: int,
-                                 ignore_index: int, reduction: str,
-                                 label_smoothing: float) -> Tensor:
-    """``-sum(target * log_probabilities)`` over the classes, reduced as PyTorch does (its
-    ``'mean'`` divides by the number of rows: ``DivBackward1``)."""
+def _class_weight_view(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """``weight`` ``(C,)`` viewed to broadcast along the class dimension of an ``ndim``-d
+    input."""
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return weight.view(*shape)
+
+
+def _counted_weight(target: Tensor, weight: Tensor | None, ignored: Tensor,
+                    zero: Tensor) -> Tensor:
+    """What a class-index ``'mean'`` divides by: the number of targets not ignored, or the
+    sum of their class weights."""
+    if weight is None:
+        return (~ignored).sum()
+    safe_target = target.masked_fill(ignored, 0)
+    return functions.where(ignored, zero, weight[safe_target]).sum()
+
+
+def _cross_entropy_probabilities(log_probabilities: Tensor, target: Tensor,
+                                 weight: Tensor | None, class_dim: int, ignore_index: int,
+                                 reduction: str, label_smoothing: float) -> Tensor:
+    """``-sum(weight * target * log_probabilities)`` over the classes, reduced as PyTorch
+    does (its ``'mean'`` divides by the number of rows, not by the weights:
+    ``DivBackward1``)."""
     if tuple(target.shape) != tuple(log_probabilities.shape):
         raise ShapeError("cross_entropy", f"probability targets must have the input's shape "
                                           f"{fmt(log_probabilities.shape)}, got "
@@ -247,6 +307,13 @@ def _cross_entropy_probabilities(log_probabilities: Tensor, target: Tensor, clas
     if label_smoothing > 0.0:
         target = target * (1 - label_smoothing) + label_smoothing / classes
     products = log_probabilities * target
+    if weight is not None:
+        if tuple(weight.shape) != (classes,):
+            raise ShapeError("cross_entropy", f"weight tensor should be defined either for all "
+                                              f"{classes} classes or no classes: expected "
+                                              f"weight of shape ({classes},), got "
+                                              f"{fmt(weight.shape)}")
+        products = products * _class_weight_view(weight, products.dim(), class_dim)
     if reduction == "none":
         return -products.sum(class_dim)
     if reduction == "sum":

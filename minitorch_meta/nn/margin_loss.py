@@ -134,8 +134,6 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
         ``(N, C)`` and a target of that shape -> ``()`` (``(N,)`` for ``'none'``).
     """
 
-    supports_weight = True
-
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,
                                              reduction=self.reduction)
@@ -150,8 +148,6 @@ class MultiMarginLoss(_WeightedLoss):
     Raises:
         ValueError: ``p`` other than 1 or 2, a weight that is not one-dimensional.
     """
-
-    supports_weight = True
 
     def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
                  size_average=None, reduce=None, reduction: str = "mean") -> None:

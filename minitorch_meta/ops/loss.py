@@ -1,6 +1,6 @@
 """Losses and ``log_softmax``: ``mse_loss``, ``l1_loss``, ``smooth_l1_loss``, ``huber_loss``,
-``kl_div``, ``nll_loss`` (so ``cross_entropy``). The binary cross-entropies are in
-``binary_loss.py``."""
+``kl_div``. ``nll_loss`` (so ``cross_entropy``) is in ``nll_loss.py``, the binary
+cross-entropies in ``binary_loss.py``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .. import dtypes
 from ..caller_warnings import warn_at_caller
 from . import shapes
 from .function import Function
-from .shapes import ShapeError, fmt
+from .shapes import fmt
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -352,82 +352,3 @@ class LogSoftmax(Function):
     def backward_graph(self, grad):
         out = self.graph_output(self.out)
         return (grad - out.exp() * grad.sum(self.axis, keepdim=True),)
-
-
-class NllLoss(Function):
-    """Negative log-likelihood of class indices under log-probabilities.
-
-    Shape:
-        input ``(N, C)`` log-probabilities and target ``(N,)`` class indices in ``[0, C)``
-        (or ``ignore_index``) -> ``()`` for ``'mean'``/``'sum'``, ``(N,)`` for ``'none'``.
-    """
-
-    op_name, backward_name = "nll_loss", "NllLossBackward0"
-    saved_for_backward = (0, 1)
-    reduction, ignore_index = "mean", -100
-
-    def infer(self, x, t):
-        op = "nll_loss"
-        _check_reduction(op, self.reduction)
-        shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
-        shapes.require_ndim(op, "input", shape, (2,), " (N, C) log-probabilities")
-        if t._dtype.is_floating_point or t._dtype is dtypes.bool_:
-            raise TypeError(f"{op}: expected target to hold class indices (int64), got dtype "
-                            f"{t.dtype}; for one-hot or probability targets use "
-                            "cross_entropy with a float target of the input's shape")
-        if tuple(t._data.shape) != (shape[0],):
-            raise ShapeError(op, f"expected target of shape ({shape[0]},) (one class index per "
-                                 f"row of the input {fmt(shape)}), got {fmt(t.shape)}")
-        self.classes = shape[1]
-        return ((shape[0],) if self.reduction == "none" else ()), x._dtype
-
-    def forward(self, backend, x, t):
-        n = x.shape[0]
-        self._check_targets(backend, t)
-        keep = backend.binary("ne", t, self.ignore_index)
-        safe_t = backend.where(keep, t, 0)
-        rows = backend.arange(0, n, 1, dtypes.int64)
-        self.index = (rows, safe_t)
-        self.weight = backend.astype(keep, dtypes.from_numpy(x.dtype))
-        picked = backend.binary("mul", backend.getitem(x, self.index), self.weight)
-        losses = backend.unary("neg", picked)
-        if self.reduction == "none":
-            return losses
-        total = backend.asarray(backend.sum(losses, None, False), None)
-        if self.reduction == "sum":
-            return total
-        self.count = backend.sum(self.weight, None, False)
-        return backend.binary("div", total, self.count)
-
-    def _check_targets(self, backend, t):
-        if t.size == 0:
-            return
-        valid = backend.binary("ne", t, self.ignore_index)
-        in_range = backend.binary("mul", backend.binary("ge", t, 0),
-                                  backend.binary("lt", t, self.classes))
-        bad = backend.binary("mul", valid, backend.binary("eq", in_range, False))
-        if int(backend.to_numpy(backend.sum(bad, None, False))):
-            values = backend.to_numpy(t)
-            first = int(values[(values != self.ignore_index) & ((values < 0) |
-                                                                 (values >= self.classes))][0])
-            raise IndexError(f"nll_loss: target {first} is out of bounds: class indices must be "
-                             f"in [0, {self.classes}) for an input with {self.classes} classes")
-
-    def backward(self, backend, gy):
-        shape, dtype = self.input_specs[0]
-        g = backend.binary("mul", backend.unary("neg", self.weight), gy)
-        if self.reduction == "mean":
-            g = backend.binary("div", g, self.count)
-        return backend.index_add(tuple(shape), self.index, g, dtype), None
-
-    def backward_graph(self, grad):
-        # Linear in the gradient, with constant coefficients: ``x[rows, targets]``'s
-        # gradient, as a recorded op.
-        from .layout import IndexedZeros
-
-        shape, dtype = self.input_specs[0]
-        g = grad * self.constant(self.backend.unary("neg", self.weight))
-        if self.reduction == "mean":
-            g = g / self.constant(self.count)
-        shape_index = tuple(self.backend.to_numpy(i) for i in self.index)
-        return IndexedZeros(self.index, shape_index, tuple(shape), dtype, self.name())(g), None

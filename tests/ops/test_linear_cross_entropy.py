@@ -270,10 +270,25 @@ def test_unsupported_chunked_calls_warn_and_take_the_reference_path(kw):
     np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-12)
 
 
-def test_class_weights_are_refused():
-    with pytest.raises(NotImplementedError, match="class weights are not supported"):
-        mt.nn.functional.linear_cross_entropy(mt.ones(2, 3), mt.ones(4, 3), mt.tensor([0, 1]),
-                                              weight=mt.ones(4))
+@pytest.mark.parametrize("chunked", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_class_weights_give_torchs_values_and_gradients(chunked, reduction):
+    """With or without options (ours then takes the reference path: same values)."""
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal((6, 3)), rng.standard_normal((4, 3))
+    target, weight = np.array([0, 3, 1, 1, -100, 2]), np.array([0.5, 2.0, 1.0, 3.0])
+    results = []
+    for lib in (mt, _torch()):
+        xs = lib.tensor(x, requires_grad=True)
+        ws = lib.tensor(w, requires_grad=True)
+        options = {"options": lib.nn.LinearCrossEntropyOptions()} if chunked else {}
+        loss = lib.nn.functional.linear_cross_entropy(
+            xs, ws, lib.tensor(target), weight=lib.tensor(weight), reduction=reduction,
+            **options)
+        loss.sum().backward()
+        results.append([loss.detach().numpy(), xs.grad.numpy(), ws.grad.numpy()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
 
 
 def test_signatures_are_torchs():

@@ -59,9 +59,9 @@ def test_loss_errors():
     with pytest.raises(IndexError, match=r"nll_loss: target 4 is out of bounds: class indices "
                                          r"must be in \[0, 4\) for an input with 4 classes"):
         mF.nll_loss(x, mt.tensor([0, 4, 1]))
-    with pytest.raises(mt.ShapeError, match=r"nll_loss: expected target of shape \(3,\) \(one "
-                                            r"class index per row of the input \(3, 4\)\), "
-                                            r"got \(2,\)"):
+    with pytest.raises(mt.ShapeError, match=r"nll_loss: expected input batch_size \(3\) to "
+                                            r"match target batch_size \(2\): target of shape "
+                                            r"\(3,\) for the input \(3, 4\), got \(2,\)"):
         mF.cross_entropy(x, mt.tensor([0, 1]))
     with pytest.raises(TypeError, match="nll_loss: expected target to hold class indices"):
         mF.nll_loss(x, mt.tensor([0.0, 1.0, 2.0]))
@@ -134,17 +134,6 @@ def test_positional_and_legacy_arguments_equal_pytorch(call):
     ours = call(mF, mt.tensor(x), mt.tensor(t), mt.tensor(p))
     theirs = call(torch.nn.functional, torch.tensor(x), torch.tensor(t), torch.tensor(p))
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
-
-
-@pytest.mark.parametrize("call, message", [
-    (lambda x, t: mF.nll_loss(x, t, mt.ones(3)), "nll_loss: class weights are not supported"),
-    (lambda x, t: mF.cross_entropy(x, t, mt.ones(3)),
-     "cross_entropy: class weights are not supported"),
-    (lambda x, t: mF.mse_loss(x, x, weight=mt.ones(3)), "mse_loss: class weights are not"),
-])
-def test_unsupported_loss_arguments_are_refused_not_ignored(call, message):
-    with pytest.raises(NotImplementedError, match=message):
-        call(mt.randn(2, 3), mt.tensor([0, 2]))
 
 
 @pytest.mark.parametrize("call", [
