@@ -67,3 +67,14 @@ def assert_second_order_equal_pytorchs(fn, arrays, device, rtol: float = 1e-9,
     for our_list, their_list in zip(ours, theirs):
         for a, b in zip(our_list, their_list):
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
+
+
+def functional(lib):
+    """``lib.nn.functional`` of the framework a case runs in (minitorch_meta or torch)."""
+    return lib.nn.functional
+
+
+def constant_on(lib, device, values, dtype=None):
+    """A constant tensor (a target, a weight) on the case's device, in ``lib``."""
+    kwargs = {"device": device} if lib is mt else {}
+    return lib.tensor(values, dtype=dtype or lib.float64, **kwargs)

@@ -12,11 +12,8 @@ import torch
 
 import minitorch_meta as mt
 from tests.autograd.second_order import assert_hvp_matches_finite_differences
+from tests.autograd.second_order import functional as _f
 from tests.devices import tensor_device
-
-
-def _f(lib):
-    return lib.nn.functional
 
 
 def _samples(lib, device, *shape):

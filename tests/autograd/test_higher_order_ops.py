@@ -20,15 +20,9 @@ from tests.autograd.second_order import (
     seeded_arrays,
 )
 
-
-def _f(lib):
-    return lib.nn.functional
-
-
-def _on(lib, device, values, dtype=None):
-    """A constant tensor (a target, a weight) on the case's device."""
-    kwargs = {"device": device} if lib is mt else {}
-    return lib.tensor(values, dtype=dtype or lib.float64, **kwargs)
+# short local names: the case tables call them on nearly every line
+from tests.autograd.second_order import constant_on as _on
+from tests.autograd.second_order import functional as _f
 
 
 def _hardsigmoid(lib, x):
