@@ -150,7 +150,6 @@ class MultivariateNormal(ScaleTrilMatrices, Distribution):
     def _matrix_shape(self) -> Size:
         return self._batch_shape + self._event_shape + self._event_shape
 
-
     @property
     def mean(self):
         return self.loc
