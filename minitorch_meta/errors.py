@@ -47,3 +47,9 @@ class LinAlgError(RuntimeError):
     positive-definite (``linalg.cholesky``). A ``RuntimeError``, as PyTorch's
     ``torch.linalg.LinAlgError``; the message names the batch element and the pivot or
     leading minor where the factorisation stopped."""
+
+
+class DtypeMismatchError(TypeError, RuntimeError):
+    """Two inputs that must share a dtype do not (``mm``, ``matmul``, ``conv2d``'s input and
+    weight, ...). PyTorch raises ``RuntimeError`` there; this is also a ``TypeError``, which
+    is what a wrong type is in Python, so either ``except`` catches it."""

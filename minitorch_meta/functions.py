@@ -329,16 +329,15 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
 
 
 def min(input, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
-    """The smallest element, or ``(values, indices)`` along ``dim`` (as ``-max(-input)``);
-    with a tensor in place of ``dim`` (or ``other=``), ``minimum(input, other)``."""
+    """The smallest element, or ``(values, indices)`` along ``dim``; with a tensor in place
+    of ``dim`` (or ``other=``), ``minimum(input, other)``, as PyTorch's overload."""
     if _tensor_overload("min", dim, keepdim, other):
         return minimum(input, dim if other is None else other)
     if dim is None:
-        return _composed(neg(max(neg(input))), "MinBackward1")
+        return reduction.MinAll()(input)
     from .return_types import MinResult
 
-    values, indices = max(neg(input), dim, keepdim)
-    return MinResult(_composed(neg(values), "MinBackward0"), indices)
+    return MinResult(*reduction.MinDim(dim=dim, keepdim=keepdim)(input))
 
 
 def _tensor_overload(op: str, dim, keepdim, other) -> bool:
@@ -366,7 +365,7 @@ def _composed(output, backward_name: str):
 
 
 def argmin(input, dim=None, keepdim: bool = False):
-    return argmax(neg(input), dim, keepdim)
+    return reduction.Argmin(dim=dim, keepdim=keepdim)(input)
 
 
 def all(input, dim=None, keepdim: bool = False):  # noqa: A001 - PyTorch's name

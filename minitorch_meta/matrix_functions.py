@@ -46,7 +46,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
         RuntimeError for a tensor of fewer than 2 dims, equal dims or another ``ord``.
     """
     op = "linalg.matrix_norm"
-    shape = checks.matrix_shape(op, A)
+    # Only the singular-value orders factor the matrix; the others are sums, as in float16.
+    shape = checks.matrix_shape(op, A, half=ord not in _SVD_ORDERS)
     if dtype is not None:
         A = A.to(dtype)
     dims = tuple(normalize_dim(op, d, len(shape)) for d in dim)

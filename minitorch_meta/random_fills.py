@@ -1,6 +1,6 @@
 """In-place random fills as Tensor methods: ``bernoulli_``, ``exponential_``, ``cauchy_``,
-``log_normal_`` and ``geometric_`` (``normal_``, ``uniform_`` and ``random_`` are in
-``tensor.py``).
+``log_normal_``, ``geometric_`` and ``random_`` (``normal_`` and ``uniform_`` are in
+``tensor.py``, which asks ``require_real_samples`` here for their dtype rule).
 
 Each draws uniform (or normal) numbers with the backend's ``uniform``/``normal`` kernels and
 the tensor's device generator (or ``generator=``), so ``manual_seed`` reproduces them on every
@@ -19,6 +19,12 @@ import math
 from numbers import Number
 
 from . import dtypes
+from .caller_warnings import warn_at_caller
+from .type_info import finfo, iinfo
+
+# ``random_()`` means ``[0, top]``, ``random_(to)`` ``[0, to)`` and ``random_(from_, None)``
+# ``[from_, top]``: a default that no caller can pass tells the three apart.
+_NOT_GIVEN = object()
 
 
 def _work_dtype(tensor) -> dtypes.dtype:
@@ -51,6 +57,18 @@ def _require_float(op: str, distribution: str, tensor) -> None:
         raise RuntimeError(f"{distribution} distribution is a continuous probability "
                            f"distribution. dtype must be a floating point but you specified "
                            f"{tensor._dtype} (in {op}); call it on a float tensor")
+
+
+def require_real_samples(op: str, tensor) -> None:
+    """The dtype rule of the fills whose samples are real numbers (``normal_``,
+    ``uniform_``, ``log_normal_``): PyTorch has no integer or bool kernel for them.
+
+    Raises:
+        NotImplementedError for a tensor that is not floating-point.
+    """
+    if not tensor._dtype.is_floating_point:
+        raise NotImplementedError(f"{op} is not implemented for {tensor._dtype} tensors: its "
+                                  "samples are real numbers; call it on a float tensor")
 
 
 def exponential_(self, lambd: float = 1.0, *, generator=None):
@@ -102,9 +120,7 @@ def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None):
     self._check_inplace("log_normal_")
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    if not self._dtype.is_floating_point:
-        raise NotImplementedError(f"log_normal_ is not implemented for {self._dtype} tensors: "
-                                  "its samples are real numbers; call it on a float tensor")
+    require_real_samples("log_normal_", self)
 
     def values(backend):
         return backend.unary("exp", backend.normal(tuple(self.shape), float(mean), float(std),
@@ -167,3 +183,69 @@ def _bernoulli_of_tensor(self, p, generator):
         # ``expand`` checks p's shape against ours; ``bernoulli`` checks the values
         drawn = bernoulli(p.to(self.device).expand(tuple(self.shape)), generator=generator)
     return _fill(self, lambda backend: drawn._data)
+
+
+def random_(self, from_=_NOT_GIVEN, to=_NOT_GIVEN, *, generator=None):
+    """Fill with integers drawn uniformly from ``[from_, to)``, as PyTorch's three forms:
+    ``random_()`` draws from ``[0, top]``, ``random_(to)`` from ``[0, to)`` and
+    ``random_(from_, None)`` from ``[from_, top]``, where ``top`` is the dtype's largest
+    value for integers (1 for bool) and the largest integer it holds exactly for floats
+    (``2**24`` for float32, ``2**53`` for float64, ``2**11`` for float16).
+
+    Raises:
+        TypeError for bounds that are not ints; RuntimeError for ``from_ >= to`` or a bound
+        outside an integer dtype's range. A float range beyond the exact integers warns,
+        as PyTorch does.
+    """
+    from .tensor import _rng
+
+    self._check_inplace("random_")
+    if from_ is _NOT_GIVEN:
+        from_, to = 0, None
+    elif to is _NOT_GIVEN:
+        from_, to = 0, from_
+    for name, bound in (("from", from_), ("to", to)):
+        if bound is not None and not _is_int(bound):
+            raise TypeError(f"random_(): argument '{name}' must be an int, not "
+                            f"{type(bound).__name__}")
+    low, high = _random_range(self._dtype, from_, to)
+    return _fill(self, lambda backend: backend.integers(tuple(self.shape), low, high,
+                                                        self._dtype, _rng(generator, self)))
+
+
+def _is_int(value) -> bool:
+    return hasattr(value, "__index__") and not isinstance(value, bool)
+
+
+def _random_range(dtype, from_: int, to) -> tuple:
+    """The half-open ``[low, high)`` that ``random_`` draws from in ``dtype``."""
+    smallest, top = _random_limits(dtype)
+    high = top + 1 if to is None else int(to)
+    if from_ >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={from_} >= to={high}")
+    for name, bound in (("from", from_), ("to - 1", high - 1)):
+        if not smallest <= bound <= top:
+            _out_of_bounds(dtype, name, bound, smallest, top)
+    return int(from_), high
+
+
+def _random_limits(dtype) -> tuple:
+    """The smallest and largest integers ``random_`` may draw in ``dtype``."""
+    if dtype is dtypes.bool_:
+        return 0, 1
+    if dtype.is_floating_point:
+        exact = round(2 / finfo(dtype).eps)  # 2**digits: every integer up to here is exact
+        return -exact, exact
+    limits = iinfo(dtype)
+    return limits.min, limits.max
+
+
+def _out_of_bounds(dtype, name: str, bound: int, smallest: int, top: int) -> None:
+    message = (f"random_: {name} = {bound} is out of bounds for {dtype}, which holds "
+               f"integers in [{smallest}, {top}]")
+    if not dtype.is_floating_point:
+        raise RuntimeError(message + "; choose bounds inside that range")
+    # PyTorch warns here (an error "in a future release" since 1.7): beyond these bounds
+    # a float cannot hold every integer, so the draws are not uniform over the range.
+    warn_at_caller(message + " exactly; the draws are rounded to the float grid")

@@ -10,7 +10,7 @@ import math
 import weakref
 from numbers import Number
 
-from . import dtypes
+from . import dtypes, random_fills
 from .autograd import AccumulateGrad, is_grad_enabled
 from .autograd import backward as _run_backward
 from .backends.base import is_basic_index
@@ -560,6 +560,7 @@ class Tensor(TensorMethods):
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
         self._check_inplace("normal_")
+        random_fills.require_real_samples("normal_", self)
         values = self._backend.normal(tuple(self.shape), mean, std, self._dtype,
                                       _rng(generator, self))
         self._store(Ellipsis, values)
@@ -567,19 +568,8 @@ class Tensor(TensorMethods):
 
     def uniform_(self, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
         self._check_inplace("uniform_")
+        random_fills.require_real_samples("uniform_", self)
         values = self._backend.uniform(tuple(self.shape), a, b, self._dtype, _rng(generator, self))
-        self._store(Ellipsis, values)
-        return self
-
-    def random_(self, from_: int = 0, to: int | None = None, generator=None) -> Tensor:
-        """Fill with integers uniform in ``[from_, to)`` (``random_(to)`` means ``[0, to)``)."""
-        self._check_inplace("random_")
-        if to is None:
-            from_, to = 0, from_
-        if to <= from_:
-            raise ValueError(f"random_: expected from < to, got from={from_} and to={to}")
-        values = self._backend.integers(tuple(self.shape), from_, to, self._dtype,
-                                        _rng(generator, self))
         self._store(Ellipsis, values)
         return self
 

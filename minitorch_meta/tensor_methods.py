@@ -490,8 +490,8 @@ class TensorMethods:
     remainder_, fmod_, floor_divide_ = ID.remainder_, ID.fmod_, ID.floor_divide_
     __imod__, __ifloordiv__ = ID.remainder_, ID.floor_divide_
     # in-place random fills (random_fills.py)
-    bernoulli_, exponential_, cauchy_, log_normal_, geometric_ = (
-        RF.bernoulli_, RF.exponential_, RF.cauchy_, RF.log_normal_, RF.geometric_)
+    bernoulli_, exponential_, cauchy_, log_normal_, geometric_, random_ = (
+        RF.bernoulli_, RF.exponential_, RF.cauchy_, RF.log_normal_, RF.geometric_, RF.random_)
     # questions about values (infinity_predicates.py, functions.py)
     isneginf, isposinf, isreal = IP.isneginf, IP.isposinf, IP.isreal
     isclose, allclose = CL.isclose, CL.allclose

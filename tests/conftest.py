@@ -44,3 +44,13 @@ def any_device(request):
 @pytest.fixture(autouse=True)
 def _seed():
     mt.manual_seed(0)
+
+
+@pytest.fixture
+def torch_ref():
+    """PyTorch, seeded, where installed: the reference the comparisons check against (the
+    tests that take it skip, saying why, where it is not installed)."""
+    torch = pytest.importorskip("torch", reason="PyTorch is the reference for this comparison "
+                                                "and is not installed")
+    torch.manual_seed(0)
+    return torch

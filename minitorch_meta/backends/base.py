@@ -81,7 +81,8 @@ elementwise (NumPy broadcasting)
                                 dtype broadcast together, with PyTorch's special cases
 reductions
     sum(a, axis, keepdims) / max(a, axis, keepdims) / min(a, axis, keepdims)
-    argmax(a, axis, keepdims)   (``axis``: None, an int, or for sum/max/min a tuple of ints)
+    argmax(a, axis, keepdims), argmin(a, axis, keepdims)
+                                (``axis``: None, an int, or for sum/max/min a tuple of ints)
     argsort(a, axis, descending)   int64 indices that order ``a`` along ``axis`` (an int),
                                 stably: equal values keep their order, NaN counts as largest
     argtopk(a, axis, k, largest)   the first ``k`` (an int, at most the axis' size) of
@@ -327,6 +328,7 @@ class Backend:
     def max(self, a, axis, keepdims): self._missing("max")
     def min(self, a, axis, keepdims): self._missing("min")
     def argmax(self, a, axis, keepdims): self._missing("argmax")
+    def argmin(self, a, axis, keepdims): self._missing("argmin")
     def argsort(self, a, axis, descending): self._missing("argsort")
     def argtopk(self, a, axis, k, largest): self._missing("argtopk")
     def sum_to_shape(self, a, shape): self._missing("sum_to_shape")

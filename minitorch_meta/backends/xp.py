@@ -313,6 +313,9 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def argmax(self, a, axis, keepdims):
         return a.argmax(axis=axis, keepdims=keepdims)
 
+    def argmin(self, a, axis, keepdims):
+        return a.argmin(axis=axis, keepdims=keepdims)
+
     def argsort(self, a, axis, descending):
         xp = self.xp
         if not descending:

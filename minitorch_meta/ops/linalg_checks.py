@@ -13,31 +13,41 @@ from ..errors import LinAlgError, ShapeRuntimeError
 from . import shapes
 
 
+class LowPrecisionError(NotImplementedError, RuntimeError):
+    """A linalg op asked for float16, which LAPACK (and so PyTorch) does not factor."""
+
+
 def type_name(dtype) -> str:
     """PyTorch's name of ``dtype`` in messages (``Float``, ``Long``)."""
     return dtypes.SCALAR_TYPE_NAMES[dtype]
 
 
-def check_dtype(op: str, tensor) -> None:
-    """A float32 or float64 tensor (LAPACK has no other real types).
+def check_dtype(op: str, tensor, half: bool = False) -> None:
+    """A float32 or float64 tensor (LAPACK has no other real types), or float16 too when
+    ``half`` (the ops that need no factorisation, such as the 1-, inf- and Frobenius norms).
 
     Raises:
-        RuntimeError: another dtype, with PyTorch's message.
+        RuntimeError: another dtype, with PyTorch's message. For float16 the error is
+        also a ``NotImplementedError``: PyTorch raises that from most factorisations
+        ("not implemented for 'Half'") and ``RuntimeError`` from a few (``inv``), so code
+        written for PyTorch catches ours with either.
     """
     dtype = tensor._dtype
-    if dtype is dtypes.float16:
-        raise RuntimeError(f"{op}: Low precision dtypes not supported. Got Half")
+    if dtype is dtypes.float16 and not half:
+        raise LowPrecisionError(f"{op}: Low precision dtypes not supported. Got Half; convert "
+                                "the input with .float() or .double()")
     if not dtype.is_floating_point:
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(dtype)}")
 
 
-def matrix_shape(op: str, tensor, name: str = "A") -> tuple:
-    """The shape of a float tensor of (batches of) matrices, at least 2-D."""
+def matrix_shape(op: str, tensor, name: str = "A", half: bool = False) -> tuple:
+    """The shape of a float tensor of (batches of) matrices, at least 2-D (float16 allowed
+    when ``half``: see ``check_dtype``)."""
     shape = tuple(tensor._data.shape)
     if len(shape) < 2:
         raise ShapeRuntimeError(op, f"The input tensor {name} must have at least 2 dimensions.")
-    check_dtype(op, tensor)
+    check_dtype(op, tensor, half)
     return shape
 
 

@@ -155,26 +155,52 @@ class MaxAll(Function):
 
     def infer(self, x):
         if 0 in x.shape:
-            raise RuntimeError(f"max(): expected a non-empty tensor, got shape "
+            raise RuntimeError(f"{self.op_name}(): expected a non-empty tensor, got shape "
                                f"{shapes.fmt(x.shape)}; specify the reduction dim with 'dim'")
         return (), x.dtype
 
     def forward(self, backend, x):
-        out = backend.asarray(backend.max(x, None, False), None)
+        out = backend.asarray(self._reduce(backend, x), None)
         self.x, self.out = x, out
         return out
 
+    def _reduce(self, backend, x):
+        return backend.max(x, None, False)
+
     def backward(self, backend, gy):
-        mask = backend.binary("eq", self.x, self.out)
+        mask = self._ties(backend)
         ties = backend.sum(mask, None, False)
         share = backend.binary("div", gy, backend.astype(ties, _dtype_of(gy)))
         return (backend.binary("mul", mask, share),)
 
     def backward_graph(self, grad):
         backend = self.backend
-        mask = backend.binary("eq", self.x, self.out)  # the ties, constants of the input
+        mask = self._ties(backend)  # constants of the input
         ties = backend.astype(backend.sum(mask, None, False), grad._dtype)
         return (self.constant(mask) * (grad / self.constant(ties)),)
+
+    def _ties(self, backend):
+        """Where the input equals the result; when the result is NaN (NaN wins), where the
+        input is NaN, so the NaNs share the gradient as in PyTorch rather than no element
+        taking it and every gradient becoming 0/0."""
+        if bool(backend.to_numpy(backend.unary("isnan", self.out))):  # a host sync, as torch
+            return backend.unary("isnan", self.x)
+        return backend.binary("eq", self.x, self.out)
+
+
+class MinAll(MaxAll):
+    """The smallest element: ``max``'s twin (tied minima share the gradient). Not
+    ``-max(-x)``, which is wrong for unsigned and bool tensors and for the most negative
+    integer.
+
+    Shape:
+        a 0-d output.
+    """
+
+    op_name, backward_name = "min", "MinBackward1"
+
+    def _reduce(self, backend, x):
+        return backend.min(x, None, False)
 
 
 class MaxDim(Function):
@@ -188,16 +214,16 @@ class MaxDim(Function):
     keepdim = False
 
     def infer(self, x):
-        self.axis = shapes.normalize_dim("max", self.dim, len(x.shape))
+        op = self.op_name
+        self.axis = shapes.normalize_dim(op, self.dim, len(x.shape))
         if x.shape and x.shape[self.axis] == 0:
-            raise IndexError(f"max(): cannot reduce over an empty dimension {self.dim} of shape "
+            raise IndexError(f"{op}(): cannot reduce over an empty dimension {self.dim} of shape "
                              f"{shapes.fmt(x.shape)}")
-        shape = shapes.reduce_shape("max", x.shape, self.dim, self.keepdim)
+        shape = shapes.reduce_shape(op, x.shape, self.dim, self.keepdim)
         return [(shape, x.dtype), (shape, dtypes.int64)]
 
     def forward(self, backend, x):
-        index = backend.argmax(x, self.axis, True)
-        values = backend.max(x, self.axis, self.keepdim)
+        index, values = self._extremes(backend, x)
         self.index = index
         if not self.keepdim:
             index = backend.reshape(index, values.shape)
@@ -212,6 +238,10 @@ class MaxDim(Function):
         chosen = self.constant(self._chosen(self.backend))
         return (chosen * grad.reshape(tuple(self.index.shape)),)
 
+    def _extremes(self, backend, x):
+        """The index (dim kept) and the value (as ``keepdim``) of each slice's maximum."""
+        return backend.argmax(x, self.axis, True), backend.max(x, self.axis, self.keepdim)
+
     def _chosen(self, backend):
         """A bool array of the input's shape, True at each slice's chosen index (one-hot
         along the axis)."""
@@ -220,6 +250,19 @@ class MaxDim(Function):
         kept[self.axis] = shape[self.axis]
         positions = backend.reshape(backend.arange(0, shape[self.axis], 1, dtypes.int64), kept)
         return backend.binary("eq", positions, self.index)
+
+
+class MinDim(MaxDim):
+    """Minimum values and their indices along ``dim``: ``MaxDim``'s twin.
+
+    Shape:
+        both outputs have the input's shape without ``dim`` (kept as 1 with ``keepdim``).
+    """
+
+    op_name, backward_name = "min", "MinBackward0"
+
+    def _extremes(self, backend, x):
+        return backend.argmin(x, self.axis, True), backend.min(x, self.axis, self.keepdim)
 
 
 class Amax(Function):
@@ -329,19 +372,40 @@ class Argmax(Function):
     dim, keepdim = None, False
 
     def infer(self, x):
+        if x._dtype is dtypes.bool_:  # PyTorch's rule: which True is "largest" is not defined
+            raise RuntimeError(f"{self.op_name}(): does not support bool input; convert it "
+                               "with .int() (or use .nonzero() to find the True elements)")
         if self.dim is None:
             self.axis = None
             shape = (1,) * len(x.shape) if self.keepdim else ()
         else:
-            self.axis = shapes.normalize_dim("argmax", self.dim, len(x.shape))
-            shape = shapes.reduce_shape("argmax", x.shape, self.dim, self.keepdim)
+            self.axis = shapes.normalize_dim(self.op_name, self.dim, len(x.shape))
+            shape = shapes.reduce_shape(self.op_name, x.shape, self.dim, self.keepdim)
         return shape, dtypes.int64
 
     def forward(self, backend, x):
-        out = backend.argmax(x, self.axis, self.keepdim and self.axis is not None)
+        out = self._indices(backend, x, self.axis, self.keepdim and self.axis is not None)
         if self.axis is None and self.keepdim:
             out = backend.reshape(out, (1,) * x.ndim)
         return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
+
+
+    def _indices(self, backend, x, axis, keepdims):
+        return backend.argmax(x, axis, keepdims)
+
+
+class Argmin(Argmax):
+    """Index of the minimum: ``Argmax``'s twin (not ``argmax(-x)``, wrong for unsigned and
+    bool tensors).
+
+    Shape:
+        ``()`` when ``dim`` is None, else the input's shape without ``dim``.
+    """
+
+    op_name, backward_name = "argmin", "ArgminBackward0"
+
+    def _indices(self, backend, x, axis, keepdims):
+        return backend.argmin(x, axis, keepdims)
 
 
 class AllAny(Function):

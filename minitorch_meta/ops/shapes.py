@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..errors import ShapeError, ShapeRuntimeError
+from ..errors import DtypeMismatchError, ShapeError, ShapeRuntimeError
 
 
 def fmt(shape) -> str:
@@ -256,9 +256,9 @@ def require_ndim(op: str, name: str, shape, allowed, meaning: str = "") -> None:
 
 def require_same_dtype(op: str, a_name: str, a, b_name: str, b) -> None:
     if a is not b:
-        raise TypeError(f"{op}: expected {a_name} and {b_name} to have the same dtype, but got "
-                        f"{a_name}.dtype={a} and {b_name}.dtype={b}; convert one with "
-                        f".to({a}) or .to({b})")
+        raise DtypeMismatchError(f"{op}: expected {a_name} and {b_name} to have the same dtype, "
+                                 f"but got {a_name}.dtype={a} and {b_name}.dtype={b}; convert "
+                                 f"one with .to({a}) or .to({b})")
 
 
 def mm_shape(op: str, a, b) -> tuple:

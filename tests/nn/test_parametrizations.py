@@ -8,7 +8,7 @@ import pytest
 
 import minitorch_meta as mt
 from minitorch_meta.linalg import householder_product
-from minitorch_meta.nn.utils import parametrizations, parametrize
+from minitorch_meta.nn.utils import parametrizations
 from tests.nn.utils_pairs import assert_close, copy_state, pair, same_input, to_numpy
 
 LAYERS = [("Linear", (4, 3)), ("Conv2d", (2, 3, 2)), ("ConvTranspose2d", (2, 3, 2))]
@@ -235,11 +235,25 @@ def test_orthogonal_matrix_exp_without_trivialization(torch_ref, device):
         ours.weight = mt.zeros(2, 4, device=device)
 
 
-def test_orthogonal_maps_we_lack_raise_not_implemented():
-    layer = mt.nn.Linear(3, 5)
-    with pytest.raises(NotImplementedError, match="torch.geqrf"):
-        parametrizations.orthogonal(layer, use_trivialization=False)
-    assert not parametrize.is_parametrized(layer)
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (4, 4)])
+def test_orthogonal_householder_without_trivialization(torch_ref, device, shape):
+    """The forward map, its gradients, and assignment, whose right inverse is geqrf's
+    reflections (the same unconstrained values as PyTorch's)."""
+    ours, theirs = pair(torch_ref, device, mt.nn.Linear, torch_ref.nn.Linear, shape[1],
+                        shape[0])
+    for lib, module in ((mt, ours), (torch_ref, theirs)):
+        lib.nn.utils.parametrizations.orthogonal(module, orthogonal_map="householder",
+                                                 use_trivialization=False)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert_close(ours.weight, theirs.weight)
+    _grads_match(ours, theirs, *same_input(torch_ref, device, 2, shape[1]))
+    value = np.random.default_rng(7).standard_normal(shape)
+    with mt.no_grad():
+        ours.weight = mt.tensor(value, device=device)
+    with torch_ref.no_grad():
+        theirs.weight = torch_ref.tensor(value)
+    assert_close(ours.parametrizations.weight.original, theirs.parametrizations.weight.original)
+    assert_close(ours.weight, theirs.weight)
 
 
 @pytest.mark.parametrize("which", ["weight_norm", "spectral_norm", "orthogonal"])

@@ -166,7 +166,7 @@ def test_singular_triangular_solve_gives_inf_or_nan_not_an_error():
     (lambda t: mt.linalg.inv(t.long()), RuntimeError, "linalg.inv: Expected a floating point "
      "or complex tensor as input. Got Long", (2, 2)),
     (lambda t: mt.linalg.det(t.half()), RuntimeError, "linalg.det: Low precision dtypes not "
-     "supported. Got Half", (2, 2)),
+     "supported. Got Half; convert the input with .float() or .double()", (2, 2)),
 ])
 def test_errors_as_torch_on_cpu_and_meta(call, error, message, shape):
     torch = _torch()

@@ -3,9 +3,9 @@ or rows) by computing it from an unconstrained tensor, as PyTorch does.
 
 PyTorch's three maps are offered: ``"matrix_exp"`` (the exponential of a skew-symmetric
 matrix, the default for square weights), ``"cayley"`` (a linear solve) and
-``"householder"`` (a product of reflections, ``linalg.householder_product``).
-``use_trivialization=False`` with ``"householder"`` raises NotImplementedError: its right
-inverse needs ``torch.geqrf``, which minitorch_meta lacks.
+``"householder"`` (a product of reflections, ``linalg.householder_product``). Without
+the trivialisation (``use_trivialization=False``) only ``"householder"`` can be assigned
+to: its right inverse is ``geqrf``'s reflections, as PyTorch's.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from enum import Enum, auto
 from ... import factories, functions
 from ...autograd import no_grad
 from ...closeness import allclose
+from ...householder import geqrf
 from ...linalg import householder_product, matrix_exp, qr, solve
 from ...tensor import Tensor
 from ...type_info import finfo
@@ -39,6 +40,18 @@ def _make_orthogonal(A: Tensor) -> Tensor:
     where A has full rank)."""
     Q, R = qr(A)
     return Q * R.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+
+
+def _householder_reflections(Q: Tensor) -> Tensor:
+    """The ``X`` that the Householder map sends to ``Q`` (or to the ``Q`` of ``Q``'s QR
+    decomposition): ``geqrf``'s reflections below the diagonal, and on it the signs that
+    ``forward`` multiplies the columns by (``R``'s diagonal's signs; a column ``geqrf``
+    did not reflect, ``tau == 0``, has its sign flipped, as PyTorch does)."""
+    A, tau = geqrf(Q)
+    diagonal = A.diagonal(dim1=-2, dim2=-1)
+    diagonal.sign_()
+    diagonal[tau == 0.0] *= -1
+    return A
 
 
 class _Orthogonal(Module):
@@ -89,9 +102,12 @@ class _Orthogonal(Module):
         """Make ``Q`` (orthogonalised if it is not) the base, and return the unconstrained
         value that maps to the identity (-1 on the diagonal).
 
+        Without trivialisation (no ``base``), only the Householder map has an inverse:
+        ``Q``'s reflections (``geqrf``), signed so that its ``R`` has a positive diagonal.
+
         Raises:
             ValueError: ``Q`` has another shape than the weight.
-            NotImplementedError: without trivialisation (no ``base``).
+            NotImplementedError: without trivialisation, for the other two maps.
         """
         with no_grad():
             if Q.shape != self.shape:
@@ -103,9 +119,12 @@ class _Orthogonal(Module):
                 Q = Q.mT
                 n, k = k, n
             if not hasattr(self, "base"):
-                raise NotImplementedError(
-                    "It is not possible to assign to the matrix exponential or the Cayley "
-                    "parametrizations when use_trivialization=False.")
+                if self.orthogonal_map != _OrthMaps.householder:
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential or the Cayley "
+                        "parametrizations when use_trivialization=False.")
+                A = _householder_reflections(Q)
+                return A.mT if Q_init.size(-2) < Q_init.size(-1) else A
             if n == k:
                 Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
             else:
@@ -143,7 +162,6 @@ def orthogonal(module: Module, name: str = "weight", orthogonal_map: str | None 
 
     Raises:
         ValueError: no tensor ``name``, fewer than 2 dims, or an unknown map.
-        NotImplementedError: ``"householder"`` with ``use_trivialization=False``.
     """
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
@@ -152,10 +170,6 @@ def orthogonal(module: Module, name: str = "weight", orthogonal_map: str | None 
         raise ValueError("Expected a matrix or batch of matrices. Got a tensor of "
                          f"{weight.ndim} dimensions.")
     orth_enum = _orthogonal_map(weight, orthogonal_map)
-    if orth_enum == _OrthMaps.householder and not use_trivialization:
-        raise NotImplementedError(
-            'orthogonal: orthogonal_map="householder" with use_trivialization=False needs '
-            "torch.geqrf, which minitorch_meta does not provide; keep use_trivialization=True")
     orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
     register_parametrization(module, name, orth, unsafe=True)
     return module

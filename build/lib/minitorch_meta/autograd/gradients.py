@@ -1,0 +1,205 @@
+"""``backward`` and ``grad``: the two ways to ask the engine for gradients, as in PyTorch.
+
+``backward`` adds each gradient into a tensor's ``.grad`` (every leaf reached, or only the
+``inputs`` given); ``grad`` returns the gradients instead and touches no ``.grad``. Both
+check the outputs and their gradients here, once, and run ``engine.run``.
+"""
+
+from __future__ import annotations
+
+from ..caller_warnings import warn_at_caller
+from .engine import AccumulateGrad, accumulate_graph_into, accumulate_into, run
+from .grad_mode import open_dual_levels
+
+# PyTorch's words
+_GRAD_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between "
+               "the parameter and its gradient which can cause a memory leak. We recommend "
+               "using autograd.grad when creating the graph to avoid this. If you have to use "
+               "this function, make sure to reset the .grad fields of your parameters to None "
+               "after use to break the cycle and avoid the leak.")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             inputs=None) -> None:
+    """Add the gradient of ``tensors`` (weighted by ``grad_tensors``) into ``.grad``.
+
+    ``tensors``: a tensor or a sequence of them; ``grad_tensors``: one gradient (or None for
+    a one-element tensor, meaning 1) per tensor. With ``inputs`` (a tensor or a sequence),
+    only their ``.grad`` is written, leaves or not; without, every leaf the graph reaches.
+
+    With ``create_graph=True`` the gradients are computed with recorded ops, so each
+    ``.grad`` has a graph of its own and can be differentiated again; ``retain_graph`` then
+    defaults to True.
+    """
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    roots = _roots(_as_tuple(tensors, "tensors"), grad_tensors, "backward", create_graph)
+    if inputs is None:
+        if create_graph:
+            warn_at_caller(_GRAD_CYCLE)
+        leaves = _leaves_of_dual_outputs(tensors, roots)
+        run(roots, bool(retain_graph), create_graph=create_graph)
+        _mark_for_forward_ad(tensors, [leaf.grad for leaf in leaves])
+        return
+    inputs = _as_tuple(inputs, "inputs")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty: pass the "
+                           "tensors whose .grad should be written, or leave it out")
+    nodes = _input_nodes(inputs)
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
+    accumulate = accumulate_graph_into if create_graph else accumulate_into
+    for tensor, node in zip(inputs, nodes):
+        if node in captured:
+            accumulate(tensor, captured[node])
+    _mark_for_forward_ad(tensors, [tensor.grad for tensor in inputs])
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False,
+         materialize_grads=False) -> tuple:
+    """The gradients of ``outputs`` with respect to each of ``inputs``, as a tuple.
+
+    Nothing is written into any ``.grad``; only the part of the graph between the outputs
+    and the inputs runs (and, without ``retain_graph``, is freed). An input the outputs do
+    not depend on raises, unless ``allow_unused=True`` (its gradient is then None) or
+    ``materialize_grads=True`` (zeros). ``only_inputs`` is accepted and ignored, as in
+    PyTorch. With ``create_graph=True`` the gradients are computed with recorded ops and
+    can be differentiated again (``retain_graph`` then defaults to True).
+    """
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True is not supported by minitorch_meta: "
+                                  "call grad() once per row of grad_outputs")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    inputs = _as_tuple(inputs, "inputs")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty: pass the tensors "
+                           "to differentiate with respect to")
+    nodes = _input_nodes(inputs)
+    roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad", create_graph)
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
+    gradients = tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
+                                  materialize_grads, materialize_grads)
+                      for index, (tensor, node) in enumerate(zip(inputs, nodes)))
+    _mark_for_forward_ad(outputs, gradients)
+    return gradients
+
+
+def _as_tuple(tensors, what: str) -> tuple:
+    """A tensor, or a sequence of them, as a tuple."""
+    from ..tensor import Tensor
+
+    if isinstance(tensors, Tensor):
+        return (tensors,)
+    if isinstance(tensors, (tuple, list)) and all(isinstance(t, Tensor) for t in tensors):
+        return tuple(tensors)
+    raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, got "
+                    f"{type(tensors).__name__}")
+
+
+def _input_nodes(inputs) -> list:
+    """The graph node where each input's gradient arrives: its ``grad_fn``, or for a leaf
+    its ``AccumulateGrad``."""
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad: "
+                               "create it with requires_grad=True (or call "
+                               "requires_grad_()) before computing the outputs")
+    return [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
+
+
+def _roots(outputs, grad_outputs, caller: str, create_graph: bool = False) -> list:
+    """``(node, gradient array)`` for each output, the gradient checked against it; with
+    ``create_graph`` the gradient is a tensor (a given one keeps its own graph)."""
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    else:
+        grad_outputs = (grad_outputs,) if hasattr(grad_outputs, "_data") else tuple(
+            grad_outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"{caller}() got {len(grad_outputs)} output gradient(s) for "
+                           f"{len(outputs)} output(s): pass one per output (None for a "
+                           "one-element output means 1)")
+    roots = [_root(index, output, gradient)
+             for index, (output, gradient) in enumerate(zip(outputs, grad_outputs))]
+    if create_graph:
+        return roots
+    return [(node, gradient._data) for node, gradient in roots]
+
+
+def _root(index: int, output, gradient):
+    if output.grad_fn is None and not output.requires_grad:
+        raise RuntimeError(f"element {index} of tensors does not require grad and does not "
+                           "have a grad_fn: compute it from tensors created with "
+                           "requires_grad=True (and not under no_grad())")
+    node = output.grad_fn if output.grad_fn is not None else output._accumulator()
+    if gradient is None:
+        if output.numel() != 1:
+            raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
+                               f"output {index} has shape {tuple(output.shape)}: pass its "
+                               "gradient, a tensor of the same shape")
+        return node, output._wrap(output._backend.full(output._data.shape, 1, output._dtype))
+    if tuple(gradient.shape) != tuple(output.shape):
+        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
+                           f"{tuple(gradient.shape)} but the output has shape "
+                           f"{tuple(output.shape)}; they must match")
+    if gradient.device != output.device:
+        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
+                           f"output is on {output.device}: move it with .to()")
+    return node, gradient
+
+
+def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize: bool):
+    """Input ``index``'s gradient as a tensor (zeros, or None, when none reached it);
+    ``grad_array`` is an array, or already a tensor under ``create_graph``."""
+    if grad_array is None:
+        if materialize:
+            return tensor._wrap(tensor._backend.full(tensor._data.shape, 0, tensor._dtype))
+        if not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {index} appears to not "
+                               "have been used in the graph. Set allow_unused=True if this "
+                               "is the desired behavior.")
+        return None
+    if hasattr(grad_array, "_data"):  # create_graph: the recorded tensor, graph and all
+        return grad_array
+    # A copy: the engine may hand one array to several inputs (an add's two operands).
+    return tensor._wrap(tensor._backend.copy(grad_array))
+
+
+def _open_dual_level():
+    """The open forward-mode dual level (autograd/forward_ad.py) unless none is open or
+    it is computing a tangent; one list test outside a level."""
+    if not open_dual_levels:
+        return None
+    level = open_dual_levels[0]
+    return None if level._busy else level
+
+
+def _mark_for_forward_ad(outputs, gradients) -> None:
+    """Inside a dual level, gradients of dual outputs have no tangent of their own here:
+    the level marks them, so that using their tangent raises."""
+    level = _open_dual_level()
+    if level is not None:
+        level.mark_gradients(_as_tuple(outputs, "outputs"), gradients)
+
+
+def _leaves_of_dual_outputs(outputs, roots) -> list:
+    """The leaves whose ``.grad`` a ``backward()`` of dual ``outputs`` inside a dual level
+    writes (read before the run frees the graph); none otherwise."""
+    level = _open_dual_level()
+    if level is None:
+        return []
+    outputs = _as_tuple(outputs, "tensors")
+    if all(level.tangent(o) is None for o in outputs):
+        return []
+    leaves, seen, stack = [], set(), [node for node, _ in roots]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad):
+            leaves.append(node.variable)
+        stack.extend(node.next_functions)
+    return leaves

@@ -1,0 +1,117 @@
+"""The CPU backend: the shared ``xp`` kernels over NumPy."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..device import CPU
+from . import numpy_erf, numpy_rng_state
+from .host_allocator import keep_large_buffers
+from .numpy_minmax import scalar_operand_minmax
+from .numpy_scatter import scatter_add
+from .numpy_select import branchless_where
+from .xp import XpBackend
+
+# PyTorch computes with IEEE semantics and says nothing when 0/0 gives nan or exp(1000) inf;
+# NumPy warns from inside our kernels, pointing users at a line of ours. This filter covers
+# warnings raised in minitorch_meta's backend modules only: NumPy used directly still warns.
+# (np.errstate around each op would do the same at ~1.6 us per op, more than the op itself.)
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"minitorch_meta\.backends\.")
+
+
+class NumpyBackend(XpBackend):
+    """Arrays are ``numpy.ndarray``; GEMMs go to NumPy's BLAS."""
+
+    # OpenBLAS packs a tall transposed operand at half speed unless given it in blocks.
+    transposed_gemm_rows = 4096
+    # NumPy has no BLAS for float16 (xp_half.py): float16 GEMMs run in float32.
+    half_gemm_dtype = np.float32
+
+    def __init__(self):
+        super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
+        # Large temporaries are reused from the heap rather than page-faulted every step.
+        self.keeps_large_buffers = keep_large_buffers()
+        # Relu's max(x, 0): NumPy's loop for a scalar operand is 3x slower than for arrays.
+        for name, ufunc in (("maximum", np.maximum), ("minimum", np.minimum)):
+            self._binary[name] = scalar_operand_minmax(ufunc)
+
+    def to_numpy(self, a):
+        return a
+
+    def synchronize(self):
+        pass  # NumPy calls return when their work is done
+
+    def where(self, condition, a, b):
+        # np.where branches per element: 17x slower on relu's backward (numpy_select.py)
+        return branchless_where(condition, a, b)
+
+    def generator_state(self, generator):
+        return numpy_rng_state.pack(generator)
+
+    def set_generator_state(self, generator, state):
+        numpy_rng_state.unpack(generator, state)
+
+    # ``a.sum()``, ``a.max()`` and ``a.min()`` run through NumPy's Python wrappers, so their
+    # floating-point warnings (inf + -inf) come from NumPy's module, which the filter above
+    # leaves alone; the ufuncs' own reductions are the same loops, called from here.
+    def sum(self, a, axis, keepdims):
+        if a.dtype == np.float16:  # accumulated in float32, as XpBackend.sum
+            return np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=np.float32).astype(a.dtype)
+        return np.add.reduce(a, axis=axis, keepdims=keepdims)
+
+    def max(self, a, axis, keepdims):
+        return np.maximum.reduce(a, axis=axis, keepdims=keepdims)
+
+    def min(self, a, axis, keepdims):
+        return np.minimum.reduce(a, axis=axis, keepdims=keepdims)
+
+    def getitem(self, a, index):
+        # Indexing every dimension with an int gives NumPy's scalar, a copy; PyTorch's
+        # ``x[k]`` is a 0-d view (writing to it writes to ``x``), which NumPy gives for the
+        # same ints followed by an Ellipsis.
+        out = a[index]
+        if type(out) is np.ndarray:  # first: a row of a matrix in a loop is the hot case
+            return out
+        if type(index) is int:  # a vector's element
+            return a[index, ...]
+        items = index if isinstance(index, tuple) else (index,)
+        return a[tuple(i for i in items if i is not Ellipsis) + (Ellipsis,)]
+
+    def scatter_add(self, target, index, values):
+        scatter_add(target, index, values)  # np.add.at, through a flat index where it can
+
+    def einsum(self, equation, *operands):
+        # NumPy's einsum is Python code of NumPy's: its floating-point warnings (inf * 0)
+        # come from NumPy's module, which the filter above leaves alone.
+        with np.errstate(all="ignore"):
+            return super().einsum(equation, *operands)
+
+    def data_ptr(self, a):
+        return np.asarray(a).__array_interface__["data"][0]  # asarray: x[k] may be a scalar
+
+    def block_start(self, a):
+        return self.data_ptr(_owner(a))
+
+    def storage_size(self, a):
+        return _owner(a).nbytes // a.itemsize
+
+    def erf(self, a):
+        return numpy_erf.erf(a)  # NumPy has no erf: our own, to float64 precision (numpy_erf.py)
+
+
+def _owner(a) -> np.ndarray:
+    """The array whose memory ``a`` views. Views chain through ``.base`` to it (a non-array
+    base, such as the bytes of ``frombuffer``, is the memory itself: its array owns it);
+    ``as_strided``'s result has a stand-in object as its base, whose own base is the array
+    it views."""
+    a = np.asarray(a)
+    while True:
+        base = a.base
+        if not isinstance(base, np.ndarray):
+            base = getattr(base, "base", None)
+        if not isinstance(base, np.ndarray):
+            return a
+        a = base

@@ -1,0 +1,120 @@
+"""The linear-algebra kernels (``qr``, ``inv``, ``solve``, ``cholesky``, ``slogdet``,
+``eigh``, ``svd``) over ``xp.linalg``, mixed into ``XpBackend``.
+
+NumPy (LAPACK) and CuPy (cuSOLVER) take stacks of matrices ``(..., m, n)`` in every routine
+used here. They report a matrix they cannot factor differently: NumPy raises
+``LinAlgError`` for the whole stack, CuPy (unless ``cupyx.errstate(linalg='raise')`` is on)
+returns NaN or inf in that matrix's result. ``_factor`` turns both into LAPACK's ``info``
+per matrix; it looks for where each failing matrix broke (``_first_zero_pivot``,
+``_first_non_positive_minor``) only after a failure, so the common path is one call.
+"""
+
+from __future__ import annotations
+
+
+class LinalgKernels:
+    """``qr``, ``inv``, ``solve``, ``cholesky``, ``slogdet``, ``eigh``, ``svd``."""
+
+    xp = None
+
+    def qr(self, a, mode="reduced"):
+        # LAPACK's geqrf/orgqr in NumPy, cuSOLVER in CuPy; both keep float32 as float32.
+        if mode == "r":
+            return None, self.xp.linalg.qr(a, mode="r")
+        return self.xp.linalg.qr(a, mode=mode)
+
+    def inv(self, a):
+        return self._factor(self.xp.linalg.inv, (a,), a.shape, self._first_zero_pivot)
+
+    def solve(self, a, b):
+        xp = self.xp
+        # Broadcast the batch dims here: NumPy's solve does, CuPy's may not.
+        batch = _broadcast(a.shape[:-2], b.shape[:-2])
+        a = xp.broadcast_to(a, batch + a.shape[-2:])
+        b = xp.broadcast_to(b, batch + b.shape[-2:])
+        return self._factor(xp.linalg.solve, (a, b), b.shape, self._first_zero_pivot)
+
+    def cholesky(self, a):
+        return self._factor(self.xp.linalg.cholesky, (a,), a.shape,
+                            self._first_non_positive_minor)
+
+    def slogdet(self, a):
+        sign, logabsdet = self.xp.linalg.slogdet(a)
+        return sign.astype(a.dtype, copy=False), logabsdet.astype(a.dtype, copy=False)
+
+    def eigh(self, a, upper):
+        return self.xp.linalg.eigh(a, UPLO="U" if upper else "L")
+
+    def svd(self, a, full_matrices, compute_uv):
+        if not compute_uv:
+            return None, self.xp.linalg.svd(a, compute_uv=False), None
+        return self.xp.linalg.svd(a, full_matrices=full_matrices)
+
+    # -- failures --------------------------------------------------------------------
+    def _factor(self, call, arrays, out_shape, first_failure):
+        """``call(*arrays)`` and an int32 ``info`` per matrix (see the module docstring).
+
+        ``arrays`` share their batch shape; a failed matrix's result is NaN."""
+        xp = self.xp
+        a = arrays[0]
+        info = xp.zeros(a.shape[:-2], xp.int32)
+        if a.size == 0:
+            return xp.empty(out_shape, a.dtype), info
+        try:
+            out = call(*arrays)
+        except xp.linalg.LinAlgError:
+            out = None
+        if out is not None:
+            # CuPy's sign of failure; a NaN or inf already in the input is no failure.
+            broken = ~xp.isfinite(out).all(axis=(-2, -1)) & xp.isfinite(a).all(axis=(-2, -1))
+            if not bool(broken.any()):
+                return out, info
+            return out, xp.where(broken, first_failure(a), 0).astype(xp.int32)
+        return self._factor_one_by_one(call, arrays, out_shape, first_failure)
+
+    def _factor_one_by_one(self, call, arrays, out_shape, first_failure):
+        """NumPy's path after a failure: each matrix on its own, to know which failed."""
+        xp = self.xp
+        batch = arrays[0].shape[:-2]
+        flat = [x.reshape((-1,) + x.shape[-2:]) for x in arrays]
+        out = xp.full((flat[0].shape[0],) + tuple(out_shape[-2:]), xp.nan, arrays[0].dtype)
+        failed = xp.zeros(flat[0].shape[0], bool)
+        for k in range(flat[0].shape[0]):
+            try:
+                out[k] = call(*(x[k] for x in flat))
+            except xp.linalg.LinAlgError:
+                failed[k] = True
+        info = xp.where(failed, first_failure(flat[0]), 0)
+        # A failure LAPACK saw but the search missed (a pivot lost to rounding) still counts.
+        info = xp.where(failed & (info == 0), flat[0].shape[-1], info).astype(xp.int32)
+        return out.reshape(out_shape), info.reshape(batch)
+
+    def _first_zero_pivot(self, a):
+        """getrf's info: the first ``k`` whose leading ``k`` columns are dependent (LU with
+        partial pivoting meets its first zero pivot exactly there), else 0."""
+        xp = self.xp
+        info = xp.zeros(a.shape[:-2], xp.int64)
+        eps = xp.finfo(a.dtype).eps
+        for k in range(a.shape[-1], 0, -1):  # descending: the smallest failing k stays
+            s = xp.linalg.svd(a[..., :, :k], compute_uv=False)
+            tol = s[..., :1] * (max(a.shape[-2], k) * eps)
+            info = xp.where((s > tol).sum(axis=-1) < k, k, info)
+        return info
+
+    def _first_non_positive_minor(self, a):
+        """potrf's info: the order of the first leading minor of the symmetric matrix held
+        in ``a``'s lower triangle that is not positive (Sylvester's criterion), else 0."""
+        xp = self.xp
+        sym = xp.tril(a) + xp.swapaxes(xp.tril(a, -1), -1, -2)
+        info = xp.zeros(a.shape[:-2], xp.int64)
+        for k in range(a.shape[-1], 0, -1):
+            sign, _ = xp.linalg.slogdet(sym[..., :k, :k])
+            info = xp.where(sign <= 0, k, info)
+        return info
+
+
+def _broadcast(a: tuple, b: tuple) -> tuple:
+    """Two batch shapes broadcast together (the op's shape rule has checked that they do)."""
+    width = max(len(a), len(b))
+    a, b = (1,) * (width - len(a)) + a, (1,) * (width - len(b)) + b
+    return tuple(y if x == 1 else x for x, y in zip(a, b))

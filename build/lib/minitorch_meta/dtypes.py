@@ -1,0 +1,213 @@
+"""Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
+``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``.
+
+A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
+arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
+    """A tensor element type. Prints as PyTorch's (``torch.float32``)."""
+
+    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "_rank")
+
+    def __init__(self, name: str, numpy_dtype, rank: int):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.itemsize = self.numpy.itemsize
+        self.is_floating_point = self.numpy.kind == "f"
+        # Promotion rank: bool < integers < floats, and wider beats narrower; uint8 and
+        # int8 share a rank (neither holds the other: together they make int16).
+        self._rank = rank
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):
+        return (from_name, (self.name,))
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 2)
+int32 = dtype("int32", np.int32, 3)
+int64 = dtype("int64", np.int64, 4)
+float16 = dtype("float16", np.float16, 9)
+float32 = dtype("float32", np.float32, 10)
+float64 = dtype("float64", np.float64, 11)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+#: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
+BY_NUMPY = {d.numpy: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64,
+                 "int": int32, "short": int16})
+#: PyTorch's name of each dtype's scalar type, as its messages ("not implemented for
+#: 'Char'") and its legacy type names ('torch.CharTensor') say it.
+SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
+                     int64: "Long", float16: "Half", float32: "Float", float64: "Double"}
+
+#: The default floating-point dtype. Process-wide, as PyTorch's (``torch.set_default_dtype``
+#: changes it for every thread): this one cell is the only place it lives, and everything
+#: that needs it calls ``get_default_dtype()`` at the time of use.
+_DEFAULT_FLOAT = [float32]
+#: What ``set_default_dtype`` accepts (PyTorch also takes bfloat16, which we lack).
+DEFAULT_CANDIDATES = (float32, float64, float16)
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of floating-point tensors made without one (``float32`` until
+    ``set_default_dtype`` changes it)."""
+    return _DEFAULT_FLOAT[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Make ``d`` (float32, float64 or float16) the dtype of floating-point tensors made
+    without one: factories, Python floats in ``tensor()``, and integer tensors promoted by
+    a Python float or a floating-point-only op. Process-wide, as in PyTorch.
+
+    Raises:
+        TypeError: ``d`` is not a dtype, or not a floating-point one we support.
+    """
+    if not isinstance(d, dtype):
+        raise TypeError(f"invalid dtype object: only floating-point types are supported as the "
+                        f"default type; expected one of {_candidate_names()}, got "
+                        f"{d!r} ({type(d).__name__})")
+    if d not in DEFAULT_CANDIDATES:
+        raise TypeError(f"only floating-point types are supported as the default type; "
+                        f"expected one of {_candidate_names()}, got {d}")
+    _DEFAULT_FLOAT[0] = d
+
+
+def _candidate_names() -> str:
+    return ", ".join(str(d) for d in DEFAULT_CANDIDATES)
+
+
+#: Why there is no ``bfloat16`` (docs/differences.md), for every place that is asked for it.
+BFLOAT16_UNSUPPORTED = ("bfloat16 is not supported by minitorch_meta: NumPy, which holds the "
+                        "CPU data, has no bfloat16 type; use torch.float16 (torch.half) or "
+                        "torch.float32 instead")
+
+
+def from_name(name: str) -> dtype:
+    """The dtype called ``name`` (``"float32"``, ``"float"``, ``"int64"``, ...)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        if name == "bfloat16":
+            raise TypeError(BFLOAT16_UNSUPPORTED) from None
+        raise TypeError(f"unknown dtype name {name!r}; expected one of "
+                        f"{sorted(_BY_NAME)}") from None
+
+
+def from_numpy(np_dtype) -> dtype:
+    """Our dtype for a NumPy dtype; raises ``TypeError`` for unsupported ones."""
+    try:
+        return BY_NUMPY[np_dtype]
+    except KeyError:
+        pass
+    try:
+        return BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        supported = ", ".join(str(d.numpy) for d in ALL)
+        raise TypeError(f"unsupported array dtype {np_dtype}; supported: {supported}") from None
+
+
+def to_dtype(value) -> dtype:
+    """Normalise what a user passes as ``dtype=`` (our dtype, NumPy dtype, Python type, name)."""
+    if isinstance(value, dtype):
+        return value
+    if value is float:  # as in PyTorch, Python's float means double precision
+        return float64
+    if value is int:
+        return int64
+    if value is bool:
+        return bool_
+    if isinstance(value, str):
+        return from_name(value)
+    return from_numpy(value)
+
+
+def wrap_int(value: int, to: dtype) -> int:
+    """The Python int ``value`` converted to the integer dtype ``to`` as PyTorch converts a
+    scalar operand of integer arithmetic: modulo ``2 ** bits``, into the dtype's range
+    (``-1`` as uint8 is 255, ``300`` as int8 is 44, ``2 ** 63`` as int64 is ``-2 ** 63``).
+
+    Raises:
+        OverflowError: ``value`` is outside ``[-2 ** 63, 2 ** 64)``, the ints PyTorch takes
+            as a scalar at all.
+    """
+    value = int(value)
+    if not -2 ** 63 <= value < 2 ** 64:
+        raise OverflowError(int_scalar_overflow(value))
+    bits = 8 * to.itemsize
+    value %= 1 << bits
+    if to.numpy.kind == "i" and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def int_scalar_overflow(value: int) -> str:
+    """PyTorch's words for a Python int it cannot take as a scalar, and what to do."""
+    words = "can't convert negative int to unsigned" if value < 0 else "int too big to convert"
+    return (f"{words}: the integer {value} is outside [-2**63, 2**64), the ints taken as a "
+            "scalar operand; pass it as a float (float(value)) instead")
+
+
+def promote(a: dtype, b: dtype) -> dtype:
+    """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
+    a_rank, b_rank = a._rank, b._rank
+    if a_rank != b_rank:
+        return a if a_rank > b_rank else b
+    return a if a is b else int16  # uint8 with int8: the smallest type holding both
+
+
+def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:
+    """The dtype of a binary op between two tensors, 0-d ones counted as PyTorch does.
+
+    A 0-d tensor (``torch.tensor(2.0, dtype=torch.float64)``) acts like a scalar next to a
+    tensor with dimensions: it widens it only when it is of a higher kind (bool < integer <
+    float). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d float64`` is
+    float64 and ``bool + 0-d int64`` is int64.
+    """
+    if a_is_0d == b_is_0d:
+        return promote(a, b)
+    dimensioned, zero_dim = (b, a) if a_is_0d else (a, b)
+    if dimensioned.is_floating_point:
+        return dimensioned
+    if dimensioned is bool_ or zero_dim.is_floating_point:
+        return promote(dimensioned, zero_dim)
+    return dimensioned  # integers: a 0-d integer never widens an integer tensor
+
+
+def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
+    """The dtype of a binary op between a tensor and a Python scalar (PyTorch's rule).
+
+    A scalar never widens a tensor of its own kind: ``float32 * 2.5`` stays float32, but an
+    integer tensor times a float becomes the default float dtype.
+
+    Raises:
+        OverflowError for a Python int outside ``[-2 ** 63, 2 ** 64)``, whatever the tensor's
+            dtype: PyTorch takes no wider int as a scalar (``float_tensor + 2 ** 70``).
+        RuntimeError for a bool tensor with an int in ``[2 ** 63, 2 ** 64)`` (uint64 to
+            PyTorch, which it does not promote).
+    """
+    if isinstance(scalar, bool):
+        return tensor_dtype
+    if isinstance(scalar, int) and not -2 ** 63 <= scalar < 2 ** 64:
+        raise OverflowError(int_scalar_overflow(scalar))
+    if isinstance(scalar, float) and not tensor_dtype.is_floating_point:
+        return get_default_dtype()
+    if isinstance(scalar, int) and tensor_dtype is bool_:
+        if scalar >= 2 ** 63:  # PyTorch would need uint64 for it, which it cannot promote
+            raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                               f"attempted to promote Bool and UInt64 (the scalar {scalar} "
+                               "does not fit int64); convert the bool tensor first, e.g. "
+                               ".double()")
+        return int64
+    return tensor_dtype

@@ -1,0 +1,49 @@
+"""Exceptions raised by minitorch_meta, each with a message a person can act on."""
+
+
+class ShapeError(ValueError, RuntimeError):
+    """An op received inputs whose shapes (or hyper-parameters) do not fit together.
+
+    Raised by the op's shape rule, before any backend runs, so the message is the same
+    on cpu, cuda and meta. ``op`` names the op; the message says what was expected and
+    what arrived.
+
+    Both a ``ValueError`` and a ``RuntimeError``: PyTorch raises ``RuntimeError`` for most
+    shape mismatches (its C++ checks) and ``ValueError`` for some (its Python checks, such
+    as a loss's target size), so code written for PyTorch catches ours with either.
+    """
+
+    def __init__(self, op: str, message: str):
+        super().__init__(f"{op}: {message}")
+        self.op = op
+        self.detail = message
+
+
+class DeviceError(RuntimeError):
+    """A device cannot be used (CUDA unavailable, devices mixed in one op, ...)."""
+
+
+class MetaDataError(RuntimeError):
+    """Data was read from a meta tensor, which stores only its shape and dtype."""
+
+
+class DataDependentShapeError(MetaDataError, NotImplementedError):
+    """An op's output size depends on values a meta tensor does not have (``nonzero``).
+
+    A ``NotImplementedError``, as PyTorch's meta raises there, and a ``MetaDataError``.
+    """
+
+
+class ShapeRuntimeError(ShapeError):
+    """The name under which broadcasting and ``expand`` errors are raised (``a + b``,
+    ``broadcast_shapes``, ``masked_fill``): a ``ShapeError``, so, like every shape error
+    here, both a ``ValueError`` and a ``RuntimeError``. Kept as its own class so that code
+    which catches it by name goes on working.
+    """
+
+
+class LinAlgError(RuntimeError):
+    """A matrix could not be factored: singular (``linalg.inv``, ``linalg.solve``) or not
+    positive-definite (``linalg.cholesky``). A ``RuntimeError``, as PyTorch's
+    ``torch.linalg.LinAlgError``; the message names the batch element and the pivot or
+    leading minor where the factorisation stopped."""

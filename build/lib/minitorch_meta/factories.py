@@ -1,0 +1,332 @@
+"""Factory functions: ``tensor``, ``empty``, ``zeros``, ``ones``, ``full``, ``eye``, ``rand``,
+``randn``, ``randint``, ``randperm``, ``arange``, ``from_numpy``, the ``*_like`` forms and
+what the ``Tensor.new_*`` methods share.
+
+A floating-point result without ``dtype=`` gets ``get_default_dtype()``, read at each call.
+
+Every factory takes ``dtype=``, ``device=`` and ``requires_grad=``; the device defaults to
+the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing is allocated.
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+
+import numpy as np
+
+from . import dtypes
+from .backends.registry import get_backend
+from .device import to_device
+from .ops.elementwise import _finite_range
+from .tensor import Tensor
+
+
+def _sizes(size) -> tuple:
+    """``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros(Size([2, 3]))`` all mean ``(2, 3)``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"sizes must be integers, got {s!r} in {size!r}")
+        if s < 0:
+            raise ValueError(f"sizes must be non-negative, got {tuple(size)}")
+    return tuple(int(s) for s in size)
+
+
+def _finish(array, backend, requires_grad: bool) -> Tensor:
+    t = Tensor._make(array, backend)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _setup(dtype, device, default=None):
+    """The dtype (else ``default``, else the default floating-point dtype, read now) and the
+    backend of ``device``."""
+    if dtype is not None:
+        dtype = dtypes.to_dtype(dtype)
+    else:
+        dtype = default if default is not None else dtypes.get_default_dtype()
+    return dtype, get_backend(to_device(device))
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor (on meta: a shape only, whatever the size)."""
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
+
+
+def full(size, fill_value: Number, *, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
+    default = None if isinstance(fill_value, float) else (  # None: the default float dtype
+        dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
+    dtype, backend = _setup(dtype, device, default)
+    return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.full(_sizes(size), 0, dtype), backend, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    dtype, backend = _setup(dtype, device)
+    return _finish(backend.full(_sizes(size), 1, dtype), backend, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+        requires_grad: bool = False) -> Tensor:
+    """The ``n`` x ``m`` identity matrix (``m`` defaults to ``n``): ones on the diagonal.
+
+    Shape:
+        ``(n, m)``.
+
+    Raises:
+        TypeError: ``n`` or ``m`` is not an int.
+        ValueError: ``n`` or ``m`` is negative.
+    """
+    n = _matrix_size("n", 1, n)
+    m = n if m is None else _matrix_size("m", 2, m)
+    dtype, backend = _setup(dtype, device)
+    out = backend.full((n, m), 0, dtype)
+    # ``setitem`` writes nothing on meta, and its ``arange`` is a shape: nothing allocated.
+    diagonal = backend.arange(0, min(n, m), 1, dtypes.int64)
+    backend.setitem(out, (diagonal, diagonal), 1)
+    return _finish(out, backend, requires_grad)
+
+
+def _matrix_size(name: str, position: int, value) -> int:
+    """``eye``'s ``n`` or ``m`` as an int (PyTorch's messages; a bool is no size)."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        raise TypeError(f"eye(): argument '{name}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"eye: {name} must be greater or equal to 0, got {value}")
+    return int(value)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples in [0, 1)."""
+    dtype, backend = _setup(dtype, device)
+    _require_float("rand", dtype)
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.uniform(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples."""
+    dtype, backend = _setup(dtype, device)
+    _require_float("randn", dtype)
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.normal(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+
+
+def randint(low: int = 0, high: int | None = None, size=None, *, generator=None, dtype=None,
+            device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform integers in ``[low, high)``: ``randint(10, (3,))`` or ``randint(2, 10, (3,))``."""
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    if high is None or size is None:
+        raise TypeError("randint() expects (high, size) or (low, high, size), e.g. "
+                        "randint(10, (3, 4))")
+    if high <= low:
+        raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
+    dtype, backend = _setup(dtype, device, dtypes.int64)
+    rng = generator._for(backend) if generator is not None else None
+    shape = _sizes((size,))  # a tuple, a list or a single int
+    return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0 .. n - 1`` (int64 unless ``dtype`` says otherwise).
+
+    Raises:
+        TypeError: ``n`` is not an int.
+        NotImplementedError: ``dtype`` is bool (as in PyTorch).
+        ValueError: ``n`` is negative.
+        RuntimeError: ``n - 1`` does not fit in ``dtype`` (e.g. ``n = 300`` as uint8).
+    """
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"randperm: n must be non-negative, got {n}")
+    dtype, backend = _setup(dtype, device, dtypes.int64)
+    if dtype is dtypes.bool_:
+        raise NotImplementedError("randperm: not implemented for dtype torch.bool; use an "
+                                  "integer dtype (the default, torch.int64)")
+    if not dtype.is_floating_point and n > 0 and n - 1 > np.iinfo(dtype.numpy).max:
+        raise RuntimeError(f"randperm: value {n - 1} cannot be converted to type {dtype} "
+                           "without overflow; use a wider dtype such as torch.int64")
+    rng = generator._for(backend) if generator is not None else None
+    return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
+
+
+def _require_float(name: str, dtype) -> None:
+    if not dtype.is_floating_point:
+        raise TypeError(f"{name}: expected a floating-point dtype, got {dtype}")
+
+
+def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=None,
+           device=None, requires_grad: bool = False) -> Tensor:
+    """``[start, end)`` with spacing ``step`` (int64 for integer arguments, else float32)."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ValueError("arange: step must be nonzero")
+    if (end - start) * step < 0:
+        raise ValueError(f"arange: upper bound and larger bound inconsistent with step sign "
+                         f"(start={start}, end={end}, step={step})")
+    integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
+    return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    if not isinstance(steps, int) or steps < 0:
+        raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
+    dtype, backend = _setup(dtype, device)
+    values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)
+    return _finish(backend.asarray(values, dtype), backend, requires_grad)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A new tensor copying ``data`` (nested lists, numbers, NumPy arrays or a Tensor)."""
+    if isinstance(data, Tensor):
+        data = data.detach()
+        out = data.to(device=to_device(device) if device is not None else data.device,
+                      dtype=dtype if dtype is not None else data.dtype)
+        out = out.clone() if out is data else out
+        return out.requires_grad_(requires_grad) if requires_grad else out
+    array = np.array(data)
+    from_numpy_data = isinstance(data, (np.ndarray, np.generic))
+    if dtype is None:
+        dtype = _infer_dtype(array, from_numpy_data)
+    dtype, backend = _setup(dtype, device)
+    if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
+        _check_fits(array, dtype)
+    if dtype.is_floating_point and array.dtype.itemsize > dtype.itemsize:
+        with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
+            array = array.astype(dtype.numpy)
+    array = array.astype(dtype.numpy, copy=False)
+    return _finish(backend.asarray(array, dtype), backend, requires_grad)
+
+
+def _check_fits(array: np.ndarray, dtype) -> None:
+    """PyTorch's overflow check of Python numbers given for an integer dtype: a float must
+    lie in the dtype's range (``-3.0`` is no uint8), an int too, except that an unsigned
+    dtype also takes negative ints down to ``-max``, wrapped (``-3`` as uint8 is 253)."""
+    if dtype.is_floating_point or dtype is dtypes.bool_ or array.size == 0 \
+            or array.dtype.kind not in "iuf":
+        return
+    low, high = _finite_range(dtype)
+    if array.dtype.kind != "f" and dtype.numpy.kind == "u":
+        low = -high
+    smallest, largest = array.min(), array.max()  # NaN, if any, is both (and fits nothing)
+    if not (low <= smallest and largest <= high):
+        wrong = smallest if not low <= smallest else largest
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow: "
+                           f"{wrong.item()!r} is outside [{low}, {high}]; pick a wider dtype "
+                           f"or bring the values into range first")
+
+
+def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
+    """PyTorch's inference: Python floats -> the default float dtype (float32 unless
+    ``set_default_dtype`` changed it), ints -> int64, NumPy keeps its dtype."""
+    if array.dtype.kind == "f":
+        if from_numpy_data:
+            return dtypes.from_numpy(array.dtype)
+        return dtypes.get_default_dtype()
+    if array.dtype.kind in "iu":
+        try:
+            return dtypes.from_numpy(array.dtype)
+        except TypeError:
+            return dtypes.int64
+    if array.dtype.kind == "b":
+        return dtypes.bool_
+    if array.size == 0:
+        return dtypes.get_default_dtype()
+    raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "
+                    "pass numbers, nested lists of numbers or a numeric array")
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    if isinstance(data, Tensor):
+        return data.to(device=device or data.device, dtype=dtype or data.dtype)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A CPU tensor sharing memory with ``array`` (its dtype is kept)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
+    dtypes.from_numpy(array.dtype)  # raises a clear error for unsupported dtypes
+    return Tensor._make(array, get_backend(to_device("cpu")))
+
+
+def _like(input: Tensor, dtype, device, requires_grad: bool) -> dict:
+    """The keyword arguments of a ``*_like`` factory: ``input``'s dtype and device by default."""
+    return {"dtype": dtype or input.dtype, "device": device or input.device,
+            "requires_grad": requires_grad}
+
+
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return empty(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return zeros(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return ones(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return full(tuple(input.shape), fill_value, **_like(input, dtype, device, requires_grad))
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return rand(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return randn(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+
+
+def new_options(tensor: Tensor, name: str, size: tuple, dtype, device,
+                requires_grad: bool) -> dict:
+    """The keywords of ``tensor.new_<name>(*size, ...)``: ``tensor``'s dtype and device
+    unless given. ``size`` is required, as in PyTorch (``new_zeros(())`` is a 0-d tensor)."""
+    if not size:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    return _like(tensor, dtype, device, requires_grad)
+
+
+def check_size_sequence(name: str, size) -> None:
+    """``new_full`` takes its size as one sequence, never as an int (PyTorch's rule)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype=None,
+             device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the
+    exponent (``base ** linspace(start, end, steps)``).
+
+    Raises:
+        RuntimeError: ``steps`` is negative.
+    """
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"logspace(): argument 'steps' (position 3) must be int, not "
+                        f"{type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError(f"number of steps must be non-negative, got steps={steps}")
+    dtype, backend = _setup(dtype, device)
+    # Computed on the host in float64 (as linspace), then rounded once to ``dtype``.
+    values = np.power(float(base), np.linspace(start, end, int(steps), dtype=np.float64))
+    return _finish(backend.asarray(values.astype(dtype.numpy), dtype), backend, requires_grad)

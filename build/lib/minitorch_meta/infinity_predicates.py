@@ -1,0 +1,39 @@
+"""``isneginf``, ``isposinf`` and ``isreal``: elementwise questions about values, as bool
+tensors of the input's shape (no gradient flows through a bool result).
+
+``isreal`` is True everywhere: there are no complex dtypes here, so every value is real.
+"""
+
+from __future__ import annotations
+
+from . import dtypes
+from .functions import gt, lt
+from .math_functions import isinf
+
+
+def _require_tensor(name: str, input) -> None:
+    from .tensor import Tensor
+
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+
+
+def isneginf(input):
+    """Where ``input`` is minus infinity (never, for an integer or bool tensor)."""
+    _require_tensor("isneginf", input)
+    return isinf(input).logical_and(lt(input, 0))
+
+
+def isposinf(input):
+    """Where ``input`` is plus infinity (never, for an integer or bool tensor)."""
+    _require_tensor("isposinf", input)
+    return isinf(input).logical_and(gt(input, 0))
+
+
+def isreal(input):
+    """Where ``input``'s value is real: everywhere (no complex dtypes here)."""
+    from .factories import ones_like
+
+    _require_tensor("isreal", input)
+    return ones_like(input, dtype=dtypes.bool_)

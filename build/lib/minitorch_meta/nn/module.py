@@ -1,0 +1,513 @@
+"""``Module``: the base class of every layer and model, with PyTorch's semantics.
+
+State lives in three ordered registries filled by ``__setattr__``: ``_parameters``,
+``_buffers`` and ``_modules``. Only what is assigned as an attribute (or added with
+``register_parameter``, ``register_buffer``, ``add_module``, or held by ``ModuleList`` /
+``ModuleDict`` / ``Sequential``) is seen: a ``Parameter`` or ``Module`` kept in a plain
+``dict`` or ``list`` attribute is invisible to ``parameters()``, ``to()``, ``state_dict()``
+and optimizers — wrap such collections in ``ModuleList``/``ModuleDict`` instead.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+
+from ..autograd import is_grad_enabled, no_grad
+from ..errors import MetaDataError, ShapeError
+from ..factories import empty
+from ..hooks import HookDict, RemovableHandle, add_hook
+from ..tensor import Tensor, _parse_to
+from . import shape_errors
+from . import state_dict as _state
+from .backward_hooks import BackwardHook
+from .parameter import Buffer, Parameter, is_lazy
+
+
+def _typename(value) -> str:
+    return type(value).__qualname__
+
+
+def _addindent(text: str, spaces: int) -> str:
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _check_name(kind: str, name, module, registry: dict) -> None:
+    """Raise PyTorch's errors for an unusable member name."""
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+    if "." in name:
+        raise KeyError(f"{kind} name can't contain \".\", got: {name}")
+    if name == "":
+        raise KeyError(f"{kind} name can't be empty string \"\"")
+    if hasattr(module, name) and name not in registry:
+        raise KeyError(f"attribute '{name}' already exists")
+
+
+class Module:
+    """Base class of layers and models: subclass it, assign layers in ``__init__``, define
+    ``forward``, and call the instance.
+
+    Raises:
+        NotImplementedError: a subclass did not define ``forward``.
+    """
+
+    training: bool
+    _version = 1
+
+    def __init__(self, *args, **kwargs) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument but "
+                            f"{len(args) + 1} were given")
+        setattr_ = object.__setattr__
+        setattr_(self, "training", True)
+        setattr_(self, "_parameters", {})
+        setattr_(self, "_buffers", {})
+        setattr_(self, "_non_persistent_buffers_set", set())
+        setattr_(self, "_modules", {})
+        setattr_(self, "_forward_pre_hooks", HookDict())
+        setattr_(self, "_forward_pre_hooks_with_kwargs", HookDict())
+        setattr_(self, "_forward_hooks", HookDict())
+        setattr_(self, "_forward_hooks_with_kwargs", HookDict())
+        setattr_(self, "_backward_hooks", HookDict())
+
+    def forward(self, *args, **kwargs):
+        """The computation of the module; every subclass defines it."""
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    # -- calling -----------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        try:
+            if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks):
+                return self.forward(*args, **kwargs)  # the fast path: no hooks to run
+            return self._call_with_hooks(args, kwargs)
+        except ShapeError as error:
+            shape_errors.annotate(self, error, args)
+            raise
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict):
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks and is_grad_enabled():
+            backward_hook = BackwardHook(self, list(self._backward_hooks.values()))
+            args = backward_hook.setup_inputs(args)
+        output = self.forward(*args, **kwargs)
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                result = hook(self, args, kwargs, output)
+            else:
+                result = hook(self, args, output)
+            if result is not None:
+                output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_outputs(output)
+        return output
+
+    # -- hooks ---------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """Run ``hook(module, args)`` before every forward; a non-None result replaces args."""
+        handle = add_hook(self._forward_pre_hooks, hook, prepend,
+                          self._forward_pre_hooks_with_kwargs)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False) -> RemovableHandle:
+        """Run ``hook(module, args, output)`` after every forward; non-None replaces output."""
+        handle = add_hook(self._forward_hooks, hook, prepend, self._forward_hooks_with_kwargs)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        return handle
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False
+                                    ) -> RemovableHandle:
+        """Run ``hook(module, grad_input, grad_output)`` once the inputs' gradients are known.
+
+        ``grad_input`` holds one entry per positional tensor input (None for those that do
+        not require grad); a non-None result replaces it.
+        """
+        return add_hook(self._backward_hooks, hook, prepend)
+
+    # -- registries ----------------------------------------------------------------------
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._remove_member(name, d, self._buffers, self._modules)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        else:
+            modules = d.get("_modules")
+            if isinstance(value, Module):
+                if modules is None:
+                    raise AttributeError("cannot assign module before Module.__init__() call")
+                self._remove_member(name, d, self._parameters, self._buffers)
+                modules[name] = value
+            elif modules is not None and name in modules:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{_typename(value)}' as child module "
+                                    f"'{name}' (torch.nn.Module or None expected)")
+                modules[name] = value
+            else:
+                buffers = d.get("_buffers")
+                if isinstance(value, Buffer):  # registers itself, as in PyTorch
+                    self.register_buffer(name, value, value.persistent)
+                elif buffers is not None and name in buffers:
+                    if value is not None and not isinstance(value, Tensor):
+                        raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                        "(torch.Tensor or None expected)")
+                    buffers[name] = value
+                else:
+                    object.__setattr__(self, name, value)
+
+    def _remove_member(self, name: str, *registries) -> None:
+        for registry in registries:
+            registry.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __getattr__(self, name: str):
+        d = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            members = d.get(registry)
+            if members is not None and name in members:
+                return members[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        keys = (dir(type(self)) + list(self.__dict__) + list(self._parameters)
+                + list(self._modules) + list(self._buffers))
+        return sorted(k for k in set(keys) if not k[0].isdigit())
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add ``param`` as the parameter ``name`` (None marks an absent one, like bias).
+
+        Raises:
+            TypeError / KeyError: bad name or value; ValueError: a non-leaf tensor.
+        """
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name, self, self._parameters)
+        if param is None:
+            self._parameters[name] = None
+            return
+        if not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        if param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             f"parameters must be created explicitly. To express '{name}' as a "
+                             "function of another Tensor, compute the value in the forward() "
+                             "method.")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add ``tensor`` as the buffer ``name`` (state that is not trained, e.g. statistics).
+
+        Non-persistent buffers move with the module but are left out of ``state_dict``.
+        """
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name("buffer", name, self, self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add ``module`` as the child ``name`` (None leaves an empty slot)."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        _check_name("module", name, self, self._modules)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at the dotted path ``target`` (``''`` is the module itself)."""
+        module = self
+        if target == "":
+            return module
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    # -- iteration -----------------------------------------------------------------------
+    def _named_members(self, members, prefix: str, recurse: bool, remove_duplicate: bool):
+        seen = set()
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                   if recurse else [(prefix, self)])
+        for module_prefix, module in modules:
+            for name, value in members(module):
+                if value is None or value in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(value)
+                yield (module_prefix + ("." if module_prefix else "") + name, value)
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """``(dotted name, parameter)``: own parameters first, then each child's, once each."""
+        return self._named_members(lambda m: m._parameters.items(), prefix, recurse,
+                                   remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members(lambda m: m._buffers.items(), prefix, recurse,
+                                   remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        for _, module in self.named_children():
+            yield module
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """``(dotted name, module)`` for this module (named ``prefix``, ``''`` by default)
+        and all its descendants, depth first, each once."""
+        if memo is None:
+            memo = set()
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            yield from module.named_modules(memo, prefix + ("." if prefix else "") + name,
+                                            remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        for _, module in self.named_modules():
+            yield module
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every child (recursively), then on this module."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # -- modes and gradients -------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode on this module and every descendant."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset every parameter's gradient (to None, or to zeros in place)."""
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                with no_grad():
+                    param.grad.zero_()
+
+    # -- moves ---------------------------------------------------------------------------
+    def _apply(self, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
+        """Replace every parameter's and buffer's data by ``fn`` of it.
+
+        Parameters keep their identity (their ``data`` is swapped), so an optimizer built
+        before a move keeps updating the moved parameters.
+        """
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        with no_grad():
+            for param in self._parameters.values():
+                if param is None:
+                    continue
+                param.data = fn(param)
+                if param.grad is not None:
+                    param.grad.data = fn(param.grad)
+            for name, buffer in self._buffers.items():
+                if buffer is not None:
+                    self._buffers[name] = fn(buffer)
+        return self
+
+    def to(self, *args, **kwargs) -> Module:
+        """Move and/or cast parameters and buffers: ``to(device)``, ``to(dtype)``, both, or
+        ``to(tensor)``. Only floating-point tensors change dtype.
+
+        Raises:
+            TypeError: a non-floating-point dtype.
+            MetaDataError: the module is on meta (use ``to_empty`` instead).
+        """
+        device, dtype = _parse_to(args, dict(kwargs))
+        if dtype is not None:
+            from .. import dtypes
+
+            dtype = dtypes.to_dtype(dtype)
+            if not dtype.is_floating_point:
+                raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                                f"got desired dtype={dtype}")
+
+        def convert(t: Tensor) -> Tensor:
+            return t.to(device=device, dtype=dtype if t.is_floating_point() else None)
+
+        return self._move(convert, device)
+
+    def _move(self, convert: Callable, device) -> Module:
+        try:
+            return self._apply(convert)
+        except MetaDataError:
+            target = str(device) if device is not None else "the target device"
+            raise MetaDataError(
+                f"cannot move {self._get_name()} from the meta device to {target}: meta tensors "
+                f"have no data to copy. Use module.to_empty(device={target!r}) to allocate "
+                "(uninitialised) storage there, then fill it with reset_parameters() on each "
+                "layer or with load_state_dict(...)") from None
+
+    def cuda(self, device=None) -> Module:
+        return self._move(lambda t: t.cuda(device), "cuda" if device is None else device)
+
+    def cpu(self) -> Module:
+        return self._move(lambda t: t.cpu(), "cpu")
+
+    def float(self) -> Module:
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Module:
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self) -> Module:
+        """Cast floating-point parameters and buffers to float16 (integer ones are kept)."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Give every parameter and buffer new, uninitialised storage on ``device``.
+
+        The way off the meta device: follow with ``reset_parameters()`` or
+        ``load_state_dict``.
+        """
+        # A lazy module's placeholder has no shape yet: it stays a placeholder, on ``device``.
+        return self._apply(lambda t: t.to(device=device) if is_lazy(t) else
+                           empty(tuple(t.shape), dtype=t.dtype, device=device), recurse=recurse)
+
+    # -- state ---------------------------------------------------------------------------
+    def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):
+        """Parameters and persistent buffers by dotted name (detached unless keep_vars)."""
+        if destination is None:
+            destination = OrderedDict()
+        return _state.save(self, destination, prefix, keep_vars)
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """Copy tensors from ``state_dict``; returns ``(missing_keys, unexpected_keys)``.
+
+        Raises:
+            RuntimeError: missing or unexpected keys (when ``strict``), or shape mismatches
+                (always), each named.
+        """
+        return _state.load(self, state_dict, strict, assign)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs) -> None:
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        _state.load_local(self, state_dict, prefix, assign, strict, missing_keys,
+                          unexpected_keys, error_msgs)
+
+    # -- printing ------------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The module's settings shown inside its repr; layers override it."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): {_addindent(repr(module), 2)}"
+                       for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"

@@ -1,0 +1,1 @@
+"""Tools built on the framework: the meta-device model summary, benchmarks."""
