@@ -26,6 +26,7 @@ from .ops import diagonal as diagonal_ops
 from .ops import elementwise as ew
 from .ops import gather as gathering
 from .ops import split as splitting
+from .ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor
 from .ops.function import common_backend
 from .ops.shapes import fmt
 from .variance import std, var  # noqa: F401 - functions of this module
@@ -256,7 +257,10 @@ def _tensor_operands(op: str, input, other) -> tuple:
 
 
 def clamp(input, min=None, max=None):  # noqa: A002 - PyTorch's names
-    """``input`` limited to ``[min, max]`` elementwise; number bounds, either may be None."""
+    """``input`` limited to ``[min, max]`` elementwise; either bound may be None. Bounds
+    are numbers, or tensors that broadcast with ``input`` (``ops/clamp_tensor.py``)."""
+    if _is_tensor(min) or _is_tensor(max):
+        return ClampTensor()(input, *_bound_tensors(input, min, max))
     return ew.Clamp(min, max)(input)
 
 
@@ -264,13 +268,31 @@ clip = clamp
 
 
 def clamp_min(input, min):  # noqa: A002 - PyTorch's name
-    """``input`` raised to at least ``min`` elementwise (a number)."""
+    """``input`` raised to at least ``min`` elementwise (a number or a tensor)."""
+    if _is_tensor(min):
+        return ClampMinTensor()(input, min, None)
     return ew.ClampMin(min)(input)
 
 
 def clamp_max(input, max):  # noqa: A002 - PyTorch's name
-    """``input`` lowered to at most ``max`` elementwise (a number)."""
+    """``input`` lowered to at most ``max`` elementwise (a number or a tensor)."""
+    if _is_tensor(max):
+        return ClampMaxTensor()(input, None, max)
     return ew.ClampMax(max)(input)
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, _tensor_type or _find_tensor_type())
+
+
+def _bound_tensors(input, *bounds) -> tuple:
+    """The bounds as tensors (or None), a number beside a tensor bound as a 0-d tensor of
+    the dtype it would give ``input`` (so it promotes as the number would)."""
+    from .factories import tensor
+
+    return tuple(bound if bound is None or _is_tensor(bound) else
+                 tensor(bound, dtype=dtypes.scalar_result(input.dtype, bound),
+                        device=input.device) for bound in bounds)
 
 
 @autocast_op("sum")

@@ -67,8 +67,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """
     retain_graph = create_graph if retain_graph is None else retain_graph
     if is_grads_batched:
-        raise NotImplementedError("is_grads_batched=True is not supported by minitorch_meta: "
-                                  "call grad() once per row of grad_outputs")
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -84,6 +84,61 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       for index, (tensor, node) in enumerate(zip(inputs, nodes)))
     _mark_for_forward_ad(outputs, gradients)
     return gradients
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                  materialize_grads) -> tuple:
+    """``grad`` with ``is_grads_batched=True``: dim 0 of every ``grad_outputs`` tensor is a
+    batch of vectors, and each input's gradient is the stack of one ``grad`` per vector
+    (PyTorch vmaps this; a loop gives the same values, one backward per vector). As in
+    PyTorch, a gradient made of zeros by ``materialize_grads`` is not batched."""
+    from ..functions import stack
+
+    outputs, inputs = _as_tuple(outputs, "outputs"), _as_tuple(inputs, "inputs")
+    if grad_outputs is None:
+        raise RuntimeError("grad can be implicitly created only for scalar outputs: with "
+                           "is_grads_batched=True pass grad_outputs, a batch of gradients "
+                           "for each output")
+    grad_outputs = _as_tuple(grad_outputs, "grad_outputs")
+    size = _batch_size(outputs, grad_outputs)
+    rows = [grad(outputs, inputs, tuple(g[row] for g in grad_outputs),
+                 retain_graph=retain_graph or row < size - 1, create_graph=create_graph,
+                 allow_unused=allow_unused or materialize_grads)
+            for row in range(size)]
+    gradients = []
+    for index, tensor in enumerate(inputs):
+        column = [row[index] for row in rows]
+        if any(g is None for g in column):
+            gradients.append(tensor.new_zeros(tensor.shape) if materialize_grads else None)
+        else:
+            gradients.append(stack(column) if column else tensor.new_zeros((0, *tensor.shape)))
+    return tuple(gradients)
+
+
+def _batch_size(outputs, grad_outputs) -> int:
+    """The size of dim 0, the batch, shared by every batched output gradient.
+
+    Raises:
+        RuntimeError for a count or a shape that does not fit the outputs; ValueError for
+        batches of different sizes.
+    """
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad() got {len(grad_outputs)} output gradient(s) for "
+                           f"{len(outputs)} output(s): pass one per output")
+    for index, (gradient, output) in enumerate(zip(grad_outputs, outputs)):
+        if gradient.dim() == 0 or tuple(gradient.shape[1:]) != tuple(output.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions "
+                "are expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{index}] has a shape of {tuple(gradient.shape)} and "
+                f"output[{index}] has a shape of {tuple(output.shape)}. If you only want some "
+                "tensors in `grad_output` to be considered batched, consider using vmap.")
+    sizes = [g.shape[0] for g in grad_outputs]
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0]
 
 
 def _as_tuple(tensors, what: str) -> tuple:

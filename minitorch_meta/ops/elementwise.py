@@ -319,9 +319,15 @@ class Unary(Function):
     #: The result is floating-point whatever the input (``exp``, ``sin``, ...): an integer
     #: or bool input is computed in float32, as in PyTorch (``exp(tensor([1]))``).
     float_result = False
+    #: The error a bool input raises, as ``(type, message)``, where PyTorch has no bool
+    #: kernel (``neg``, ``abs``, ``relu``); None: bools are computed like other integers.
+    bool_refusal = None
 
     def infer(self, x):
         dtype = x._dtype
+        if dtype is dtypes.bool_ and self.bool_refusal is not None:
+            error, message = self.bool_refusal
+            raise error(message)
         if not dtype.is_floating_point:
             if self.floating_only:
                 # NotImplementedError: PyTorch's type, as it has no integer kernel
@@ -347,6 +353,9 @@ class Unary(Function):
 
 class Neg(Unary):
     op_name, backward_name, kernel = "neg", "NegBackward0", "neg"
+    bool_refusal = (RuntimeError, "Negation, the `-` operator, on a bool tensor is not "
+                    "supported. If you are trying to invert a mask, use the `~` or "
+                    "`logical_not()` operator instead.")
 
     def backward(self, backend, gy):
         return (backend.unary("neg", gy),)
@@ -357,6 +366,8 @@ class Neg(Unary):
 
 class Abs(Unary):
     op_name, backward_name, kernel = "abs", "AbsBackward0", "abs"
+    bool_refusal = (NotImplementedError, "abs: not implemented for bool tensors (PyTorch has "
+                    "no such kernel); a bool is its own absolute value, or convert with .int()")
     saved_for_backward = (0,)
 
     def backward(self, backend, gy):
@@ -454,6 +465,7 @@ class Relu(Unary):
 
     op_name, backward_name = "relu", "ReluBackward0"
     saved_for_backward = ("output",)
+    bool_refusal = (RuntimeError, "Boolean inputs not supported for relu")
 
     def forward(self, backend, x):
         out = backend.binary("maximum", x, x.dtype.type(0))

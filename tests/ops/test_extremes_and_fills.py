@@ -190,3 +190,14 @@ def test_float16_matrix_norms_without_factorisation_as_torch(order, device, torc
         with pytest.raises(RuntimeError, match="Low precision"):
             mt.linalg.matrix_norm(mt.tensor(values, dtype=mt.float16, device=device),
                                   ord=svd_order)
+
+
+@pytest.mark.parametrize("call", [lambda lib, x: -x, lambda lib, x: lib.neg(x),
+                                  lambda lib, x: lib.abs(x), lambda lib, x: x.abs_(),
+                                  lambda lib, x: lib.relu(x),
+                                  lambda lib, x: lib.nn.functional.relu(x)])
+def test_unary_ops_without_bool_kernels_refuse_bool_as_torch(call, any_device, torch_ref):
+    with pytest.raises((RuntimeError, NotImplementedError)) as theirs:
+        call(torch_ref, torch_ref.tensor([True, False]))
+    with pytest.raises(type(theirs.value)):
+        call(mt, mt.tensor([True, False], device=any_device))
