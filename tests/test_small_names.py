@@ -140,3 +140,16 @@ def test_dir_lists_the_lazily_loaded_names():
         warnings.simplefilter("error")
         for name in names:  # every listed name resolves
             getattr(mt, name)
+
+
+def test_autograd_forward_ad_on_first_use_is_forward_ad():
+    # A fresh process: the attribute must load forward_ad itself (it gave the profiler).
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import minitorch_meta as t; "
+                           "print(t.autograd.forward_ad.__name__, "
+                           "t.autograd.profiler.__name__)"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["minitorch_meta.autograd.forward_ad",
+                                   "minitorch_meta.autograd.profiler"]
