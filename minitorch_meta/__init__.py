@@ -421,14 +421,24 @@ _NO_JIT = ("module 'minitorch_meta' has no attribute 'jit': TorchScript is not o
            "minitorch_meta.save(model.state_dict(), path)")
 
 
+#: the subpackages ``__getattr__`` loads on first use, and its other names
+_LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
+                 "distributed", "linalg", "__config__", "testing", "distributions", "func",
+                 "amp", "cpu", "accelerator", "profiler")
+_LAZY_NAMES = ("save", "load", "summary")
+
+
+def __dir__():
+    # ``dir(minitorch_meta)`` and tab completion list the lazily loaded names too.
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_NAMES))
+
+
 def __getattr__(name):
     # Subpackages load on first use, so that importing minitorch_meta stays fast and
     # never imports CuPy, matplotlib or tqdm.
     import importlib
 
-    if name in ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
-                "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                "amp", "cpu", "accelerator", "profiler"):
+    if name in _LAZY_MODULES:
         return importlib.import_module(f".{name}", __name__)
     if name in ("save", "load"):
         from . import serialization
@@ -751,6 +761,13 @@ from .utils.dlpack import from_dlpack, to_dlpack  # noqa: E402
 
 newaxis = None  # PyTorch's (and NumPy's) name for a new dim in an index: x[:, newaxis]
 __all__ += ["frombuffer", "from_dlpack", "is_inference", "newaxis", "to_dlpack"]
+
+# Small names of PyTorch's (device_modules.py, default_tensor_type.py, predicates.py)
+from .default_tensor_type import set_default_tensor_type  # noqa: E402
+from .device_modules import get_device_module  # noqa: E402
+from .predicates import is_distributed  # noqa: E402
+
+__all__ += ["get_device_module", "is_distributed", "set_default_tensor_type"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

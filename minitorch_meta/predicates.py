@@ -98,3 +98,13 @@ def _require_tensor(function: str, name: str, position: int, value) -> None:
     if not isinstance(value, Tensor):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                         f"Tensor, not {type(value).__name__}")
+
+
+def is_distributed(input: Tensor) -> bool:  # noqa: A002 - PyTorch's name
+    """False: no tensor here is a distributed tensor (PyTorch's answer for ordinary ones).
+
+    Raises:
+        TypeError: ``input`` is not a tensor.
+    """
+    _require_tensor("is_distributed", "input", 1, input)
+    return False

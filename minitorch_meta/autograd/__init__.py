@@ -13,7 +13,8 @@
 - ``forward_ad.py``: ``autograd.forward_ad``, dual tensors whose tangents follow every op
   (loaded on first use);
 - ``profiler.py``: ``autograd.profiler.profile``, PyTorch's older profiler API (loaded on
-  first use; the code is in the ``profiler`` package).
+  first use; the code is in the ``profiler`` package);
+- ``engine_settings.py``: ``set_multithreading_enabled`` and the engine's other switches.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ __all__ = ["AccumulateGrad", "backward", "enable_grad", "grad", "inference_mode"
            "Function", "Variable", "detect_anomaly", "set_detect_anomaly", "functional",
            "gradcheck", "gradgradcheck"]
 
+from .engine_settings import (  # noqa: E402 - appended last
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    set_multithreading_enabled,
+)
+
+__all__ += ["is_multithreading_enabled", "is_view_replay_enabled", "set_multithreading_enabled"]
+
 
 def __getattr__(name):
     # ``autograd.profiler`` and ``forward_ad`` load on first use, so that importing
@@ -46,5 +55,5 @@ def __getattr__(name):
     if name in ("profiler", "forward_ad"):
         import importlib
 
-        return importlib.import_module(".profiler", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

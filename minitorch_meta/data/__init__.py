@@ -29,4 +29,15 @@ __all__ = ["DataLoader", "Dataset", "DownloadError", "IDXError", "Subset", "Tens
            "BatchSampler", "ConcatDataset", "RandomSampler", "Sampler", "SequentialSampler",
            "SubsetRandomSampler", "WeightedRandomSampler",
            "ChainDataset", "IterableDataset", "StackDataset", "default_convert",
-           "get_worker_info"]
+           "get_worker_info", "DistributedSampler"]
+
+
+def __getattr__(name: str):
+    # Loaded on first use: the distributed package imports this one's modules, so an
+    # import here at load time would be circular when minitorch_meta.distributed is
+    # imported first.
+    if name == "DistributedSampler":
+        from ..distributed.sampler import DistributedSampler
+
+        return DistributedSampler
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,10 +31,11 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..data.dataloader import permutation
+from ..data.sampler import Sampler
 from ..random import Generator
 
 
-class DistributedSampler:
+class DistributedSampler(Sampler):
     """The indices of rank ``rank``'s share of ``dataset`` for the current epoch.
 
     Args:
@@ -50,16 +51,15 @@ class DistributedSampler:
 
     Raises:
         ValueError: ``num_replicas`` is not positive, or ``rank`` not in
-            ``[0, num_replicas - 1]``.
+            ``[0, num_replicas - 1]``, or one of them is left to the process group and
+            none is initialised (PyTorch's type and message).
     """
 
     def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None,
                  shuffle: bool = True, seed: int = 0, drop_last: bool = False,
                  *, generator: Generator | None = None):
         if num_replicas is None or rank is None:
-            from .process_group import group
-
-            current = group()
+            current = _default_group()
             num_replicas = current.size if num_replicas is None else num_replicas
             rank = current.rank if rank is None else rank
         if isinstance(num_replicas, bool) or not isinstance(num_replicas, int) \
@@ -114,6 +114,17 @@ class DistributedSampler:
 
     def __len__(self) -> int:
         return self.num_samples
+
+
+def _default_group():
+    """The initialised process group, or PyTorch's ValueError when there is none."""
+    from .process_group import group, is_initialized
+
+    if not is_initialized():
+        raise ValueError("Default process group has not been initialized, please make sure "
+                         "to call init_process_group. (minitorch_meta.distributed.init(), "
+                         "or give DistributedSampler num_replicas= and rank=)")
+    return group()
 
 
 def evaluation_shard(size: int, rank: int, num_replicas: int) -> np.ndarray:

@@ -7,13 +7,20 @@
   call per element;
 - ``forward_transforms.py``: ``jvp``, ``jacfwd``, ``linearize`` (forward-mode products,
   from ``autograd/forward_products.py``);
-- ``pytree.py``: the nested tuples/lists/dicts of tensors the transforms walk.
+- ``pytree.py``: the nested tuples/lists/dicts of tensors the transforms walk;
+- ``module_stacking.py``: ``stack_module_state`` (ensembles with ``vmap``);
+- ``functionalize.py``: ``functionalize`` (the function itself, run eagerly);
+- ``batch_norm_replacement.py``: ``replace_all_batch_norm_modules_``.
 """
 
+from .batch_norm_replacement import replace_all_batch_norm_modules_
 from .forward_transforms import jacfwd, jvp, linearize
 from .functional_call import functional_call
+from .functionalize import functionalize
 from .grad_transforms import grad, grad_and_value, hessian, jacrev, vjp
+from .module_stacking import stack_module_state
 from .vmap import vmap
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "linearize", "vjp", "vmap"]
+           "linearize", "vjp", "vmap",
+           "stack_module_state", "functionalize", "replace_all_batch_norm_modules_"]

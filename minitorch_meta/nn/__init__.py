@@ -16,9 +16,11 @@ from .bilinear import Bilinear
 from .channel_dropout import Dropout1d, Dropout2d, Dropout3d
 from .channel_shuffle import ChannelShuffle
 from .container import ModuleDict, ModuleList, ParameterList, Sequential
+from .container_module import Container
 from .conv import Conv1d, Conv2d
 from .conv3d import Conv3d, ConvTranspose3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
+from .cross_map_lrn import CrossMapLRN2d
 from .ctc_loss import CTCLoss
 from .dropout import Dropout
 from .embedding import Embedding
@@ -184,6 +186,7 @@ __all__ = [
     "Buffer", "LPPool3d", "MaxUnpool3d",
     "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
     "NLLLoss2d",
+    "Container", "CrossMapLRN2d",
 ]
 
 

@@ -122,5 +122,8 @@ def test_without_a_group_the_rank_must_be_given():
     from minitorch_meta.distributed import destroy_process_group
 
     destroy_process_group()
-    with pytest.raises(RuntimeError, match="call minitorch_meta.distributed.init"):
+    # PyTorch's type and words, then how to fix it here.
+    with pytest.raises(ValueError, match="Default process group has not been initialized, "
+                       "please make sure to call init_process_group.*"
+                       "minitorch_meta.distributed.init"):
         DistributedSampler(range(4))
