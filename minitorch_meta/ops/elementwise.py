@@ -251,6 +251,26 @@ class Pow(Binary):
             return "PowBackward2"
         return "PowBackward0" if self.scalar is not None else "PowBackward1"
 
+    def infer(self, a, b=None):
+        shape, dtype = super().infer(a, b)
+        if dtype is dtypes.bool_:
+            raise NotImplementedError("pow: not implemented for bool tensors (PyTorch has no "
+                                      "such kernel); convert them first, e.g. with .int()")
+        if (not dtype.is_floating_point and b is None and not self.reflected
+                and isinstance(self.scalar, int) and self.scalar < 0):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return shape, dtype
+
+    def forward(self, backend, a, b=None):
+        if self.compute_dtype.is_floating_point or (b is None and not self.reflected):
+            return super().forward(backend, a, b)
+        # An integer tensor exponent may hold negative values, which NumPy refuses:
+        # PyTorch's integer x ** -n is 1 / x ** n cut toward zero.
+        x, y = self.operands(backend, a, b)
+        out = _integer_power(backend, x, y)
+        self.save(x, y, out)
+        return out
+
     def save(self, x, y, out):
         self.x, self.y, self.out = x, y, out
 
@@ -282,6 +302,19 @@ class Pow(Binary):
         if need_right:
             g_right = grad * (self.graph_output(self.out) * _log(x))
         return g_left, g_right
+
+
+def _integer_power(backend, base, exponent):
+    """``base ** exponent`` for integers, a negative exponent giving ``1 / base ** -n`` cut
+    toward zero as PyTorch's: 1 for a base of 1, +-1 for -1 (by the exponent's parity) and
+    0 for any other base (0 included)."""
+    negative = backend.binary("lt", exponent, 0)
+    powers = backend.binary("pow", base, backend.binary("maximum", exponent, 0))
+    odd = backend.binary("ne", backend.binary("bitwise_and", exponent, 1), 0)
+    minus_one = backend.where(odd, base, backend.binary("mul", base, base))  # -1 or 1
+    reciprocal = backend.where(backend.binary("eq", backend.unary("abs", base), 1), minus_one,
+                               backend.binary("mul", base, 0))
+    return backend.where(negative, reciprocal, powers)
 
 
 def _log(x):
