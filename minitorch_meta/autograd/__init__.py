@@ -46,5 +46,5 @@ def __getattr__(name):
     if name in ("profiler", "forward_ad"):
         import importlib
 
-        return importlib.import_module(".profiler", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
