@@ -702,6 +702,9 @@ from .nn.rnn_cell_functions import (  # noqa: E402
 )
 
 __all__ += ["gru_cell", "lstm_cell", "rnn_relu_cell", "rnn_tanh_cell"]
+from .nn.rnn_functions import gru, lstm, rnn_relu, rnn_tanh  # noqa: E402
+
+__all__ += ["gru", "lstm", "rnn_relu", "rnn_tanh"]
 
 from .lowrank import pca_lowrank, svd_lowrank  # noqa: E402
 

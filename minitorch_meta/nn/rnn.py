@@ -3,10 +3,10 @@
 One base class, ``RNNBase``, holds what the three share: PyTorch's arguments, checks and
 parameter names (``weight_ih_l0``, ``bias_hh_l1_reverse``, ``weight_hr_l0`` with
 ``proj_size``), so state dicts move between PyTorch and here unchanged; the layout of
-inputs (``batch_first``, unbatched) and hidden states; and the loop over layers and
-directions. For each layer and direction the input's projection is one matrix product
-over all time steps, and the loop over time is one op (``ops/recurrent.py``, through
-``recurrent_steps.run_recurrent``) with its own backward through time.
+inputs (unbatched, packed) and default hidden states, checked as PyTorch's modules check
+them. The layers then call PyTorch's functional forms (``torch.lstm`` and the others,
+``rnn_functions.py``) with their weights, as PyTorch's modules do: the loop over layers,
+directions and time is written there once.
 """
 
 from __future__ import annotations
@@ -16,16 +16,15 @@ import numbers
 from ..autocasting import autocast_op
 from ..caller_warnings import warn_at_caller
 from ..factories import empty, zeros
-from ..functions import cat, stack
 from ..tensor import Tensor
-from . import functional as F
 from .module import Module
 from .parameter import Parameter
-from .recurrent_steps import reset_recurrent_parameters, run_recurrent
+from .recurrent_steps import reset_recurrent_parameters
+from .rnn_functions import GATES, gru, layer_suffix, lstm, rnn_relu, rnn_tanh
 from .utils.rnn import PackedSequence
 
-#: gate blocks stacked in each weight, by mode (LSTM: i, f, g, o; GRU: r, z, n)
-GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+#: the functional form each mode calls (PyTorch's ``_VF.rnn_tanh`` and the others)
+FUNCTIONS = {"RNN_TANH": rnn_tanh, "RNN_RELU": rnn_relu, "LSTM": lstm, "GRU": gru}
 
 
 class RNNBase(Module):
@@ -68,7 +67,7 @@ class RNNBase(Module):
     def _add_layer_weights(self, layer: int, direction: int, gate_size: int, device,
                            dtype) -> None:
         """Register one layer and direction's parameters, in PyTorch's order and names."""
-        suffix = _suffix(layer, direction)
+        suffix = layer_suffix(layer, direction)
         layer_input = self.input_size if layer == 0 else self._output_size * self._directions
         shapes = [("weight_ih", (gate_size, layer_input)),
                   ("weight_hh", (gate_size, self._output_size))]
@@ -100,12 +99,6 @@ class RNNBase(Module):
         weights = self._flat_weights
         return [weights[i:i + per_layer] for i in range(0, len(weights), per_layer)]
 
-    def _layer_weights(self, layer: int, direction: int) -> tuple:
-        """``(w_ih, w_hh, b_ih, b_hh, w_hr)`` of one layer and direction (None if absent)."""
-        suffix = _suffix(layer, direction)
-        return tuple(getattr(self, name + suffix, None)
-                     for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
-
     # -- forward --------------------------------------------------------------------
     @autocast_op("recurrent_layer")
     def forward(self, input, hx=None):
@@ -116,13 +109,12 @@ class RNNBase(Module):
         batched = self._check_input_rank(input)
         if not batched:
             input = input.unsqueeze(0 if self.batch_first else 1)
-        sequence = input.transpose(0, 1) if self.batch_first else input
-        self._check_input(sequence)
-        states = self._initial_states(sequence.shape[1], sequence, hx, batched)
-        output, finals = self._run_layers(sequence, states)
-        if self.batch_first:
-            output = output.transpose(0, 1)
-        hidden = self._stack_states(finals)
+        self._check_input(input, 1 if self.batch_first else 0)
+        hx = self._initial_states(input.shape[0 if self.batch_first else 1], input, hx,
+                                  batched)
+        output, hidden = self._hidden_of(FUNCTIONS[self.mode](
+            input, hx, self._flat_weights, self.bias, self.num_layers, self.dropout,
+            self.training, self.bidirectional, self.batch_first))
         if not batched:
             output = output.squeeze(0 if self.batch_first else 1)
             hidden = (tuple(h.squeeze(1) for h in hidden) if isinstance(hidden, tuple)
@@ -132,15 +124,16 @@ class RNNBase(Module):
     def _forward_packed(self, input: PackedSequence, hx) -> tuple:
         """``forward`` on packed sequences: each step runs only the sequences that have it,
         so each one's final state is its own last step's (in the batch's original order)."""
-        data, batch_sizes = input.data, input.batch_sizes.tolist()
+        data, batch_sizes = input.data, input.batch_sizes
         if data.dim() != 2:
             raise RuntimeError(f"input must have 2 dimensions, got {data.dim()}")
-        self._check_input(data)
+        self._check_input(data, 0)
         if hx is not None and input.sorted_indices is not None:
             hx = _permuted(hx, input.sorted_indices)  # hx is given in the batch's order
-        states = self._initial_states(batch_sizes[0], data, hx, True)
-        output, finals = self._run_layers(data, states, batch_sizes)
-        hidden = self._stack_states(finals)
+        hx = self._initial_states(int(batch_sizes[0]), data, hx, True)
+        output, hidden = self._hidden_of(FUNCTIONS[self.mode](
+            data, batch_sizes, hx, self._flat_weights, self.bias, self.num_layers,
+            self.dropout, self.training, self.bidirectional))
         if input.unsorted_indices is not None:
             hidden = _permuted(hidden, input.unsorted_indices)
         return PackedSequence(output, input.batch_sizes, input.sorted_indices,
@@ -154,59 +147,31 @@ class RNNBase(Module):
                              f"{input.dim()}D{ending}")
         return input.dim() == 3
 
-    def _check_input(self, sequence: Tensor) -> None:
+    def _check_input(self, input: Tensor, time_dim: int) -> None:
         weight_dtype = self.weight_ih_l0.dtype
-        if sequence.dtype != weight_dtype:
-            raise ValueError(f"RNN input dtype ({sequence.dtype}) does not match weight dtype "
+        if input.dtype != weight_dtype:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({weight_dtype}). Convert input: input.to({weight_dtype}), or "
-                             f"convert model: model.to({sequence.dtype})")
-        if sequence.shape[-1] != self.input_size:
+                             f"convert model: model.to({input.dtype})")
+        if input.shape[-1] != self.input_size:
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
-                               f"{self.input_size}, got {sequence.shape[-1]}")
-        if sequence.shape[0] == 0:
+                               f"{self.input_size}, got {input.shape[-1]}")
+        if input.shape[time_dim] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
 
-    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool) -> list:
-        """One initial state per layer and direction: ``hx``'s, or zeros (of ``like``'s
-        dtype and device) without it."""
-        layers = self.num_layers * self._directions
-        expected_h = (layers, batch, self._output_size)
+    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool):
+        """The initial states ``(D * num_layers, N, H_out)``: ``hx``, checked, or zeros (of
+        ``like``'s dtype and device) without it."""
+        expected_h = (self.num_layers * self._directions, batch, self._output_size)
         if hx is None:
-            h = [zeros(batch, self._output_size, dtype=like.dtype, device=like.device)
-                 for _ in range(layers)]
-            return h
+            return zeros(expected_h, dtype=like.dtype, device=like.device)
         hx = _batched_hidden(hx, batched)
         _check_hidden_size(hx, expected_h, "Expected hidden size {}, got {}")
-        return list(hx.unbind(0))
+        return hx
 
-    def _run_layers(self, sequence: Tensor, states: list, batch_sizes=None) -> tuple:
-        """The last layer's output sequence and every layer and direction's final state.
-        ``sequence`` is ``(L, N, H_in)``, or packed data with its ``batch_sizes``."""
-        finals = []
-        for layer in range(self.num_layers):
-            outputs = []
-            for direction in range(self._directions):
-                index = layer * self._directions + direction
-                out, final = self._run_direction(sequence, states[index], layer, direction,
-                                                 batch_sizes)
-                outputs.append(out)
-                finals.append(final)
-            sequence = outputs[0] if len(outputs) == 1 else cat(outputs, -1)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                sequence = F.dropout(sequence, self.dropout, True)
-        return sequence, finals
-
-    def _run_direction(self, sequence: Tensor, state, layer: int, direction: int,
-                       batch_sizes=None) -> tuple:
-        """One layer in one direction over time: ``(outputs, final state)``, the outputs
-        ``(L, N, H_out)``, or packed like ``sequence`` when ``batch_sizes`` is given."""
-        w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(layer, direction)
-        projected = F.linear(sequence, w_ih, b_ih)  # one product for all steps
-        return run_recurrent(self.mode, projected, state, w_hh, b_hh, w_hr, batch_sizes,
-                             reverse=bool(direction))
-
-    def _stack_states(self, finals: list):
-        return stack(finals, 0)
+    def _hidden_of(self, result: tuple) -> tuple:
+        """``(output, hidden)`` from the functional form's tuple."""
+        return result
 
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
@@ -281,26 +246,21 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, proj_size, device=device, dtype=dtype)
 
-    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool) -> list:
-        if hx is None:
-            h = super()._initial_states(batch, like, None, batched)
-            return [(h_k, zeros(batch, self.hidden_size, dtype=like.dtype, device=like.device))
-                    for h_k in h]
-        h, c = _lstm_hidden(hx, batched)
+    def _initial_states(self, batch: int, like: Tensor, hx, batched: bool) -> tuple:
         layers = self.num_layers * self._directions
+        if hx is None:
+            return (super()._initial_states(batch, like, None, batched),
+                    zeros((layers, batch, self.hidden_size), dtype=like.dtype,
+                          device=like.device))
+        h, c = _lstm_hidden(hx, batched)
         _check_hidden_size(h, (layers, batch, self._output_size),
                            "Expected hidden[0] size {}, got {}")
         _check_hidden_size(c, (layers, batch, self.hidden_size),
                            "Expected hidden[1] size {}, got {}")
-        return list(zip(h.unbind(0), c.unbind(0)))
+        return h, c
 
-    def _stack_states(self, finals: list):
-        return stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)
-
-
-def _suffix(layer: int, direction: int) -> str:
-    """PyTorch's parameter-name ending for a layer and direction: ``_l1``, ``_l1_reverse``."""
-    return f"_l{layer}" + ("_reverse" if direction else "")
+    def _hidden_of(self, result: tuple) -> tuple:
+        return result[0], result[1:]
 
 
 def _permuted(hidden, order: Tensor):

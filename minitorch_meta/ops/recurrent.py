@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from .elementwise import logistic
 from .function import Function
+from .recurrent_graph import layer_gradients
 from .shapes import ShapeError, fmt
 
 
@@ -50,8 +51,9 @@ class RecurrentLayer(Function):
     gates = 1
     #: LSTM: a cell state beside the hidden state
     has_cell = False
-    # backward reads the weights (the input projection and states are copied into buffers)
-    saved_for_backward = (3, 5)
+    # backward reads the weights (the input projection and states are copied into
+    # buffers); the second-order formula reads every input
+    saved_for_backward = (0, 1, 2, 3, 4, 5)
 
     # -- shape rule ------------------------------------------------------------------
     def infer(self, x, h0, c0, w_hh, b_hh, w_hr):
@@ -133,6 +135,7 @@ class RecurrentLayer(Function):
             backend.setitem(out, slice(start, end), backend.reshape(final, (end - start,)))
         if self.recording:
             self.weights = (w_hh, w_hr)
+            self.saved_inputs = (x, h0, c0, b_hh)  # references: only backward_graph reads them
         return out
 
     def _allocate(self, backend, rows: int, x, h0) -> None:
@@ -157,6 +160,11 @@ class RecurrentLayer(Function):
             new = self._step_backward(backend, block, d_h, current[1:], d_x, w_hh, w_hr)
             d_state = _updated(backend, d_state, new, count, batch)
         return self._input_grads(backend, d_x, d_state)
+
+    def backward_graph(self, grad):
+        """The gradients as recorded tensor ops, from the layer's forward rebuilt step by
+        step (``recurrent_graph.py``), so that they can be differentiated again."""
+        return layer_gradients(self, grad)
 
     def _allocate_grads(self, backend, rows: int, d_x) -> None:
         """Buffers of per-row gradients a cell fills (LSTM's projection, GRU's hidden
