@@ -1,0 +1,165 @@
+"""Gradients of gradients (``create_graph=True``) through the distance, sampling and loss
+ops: cdist, pdist, grid_sample, multi_margin_loss, multilabel_margin_loss and
+index_reduce(``'prod'``), and the refusals of ctc_loss and ``_standard_gamma``.
+
+Each case compares, in float64, the first-order gradient made with ``create_graph`` and
+the gradient of its squared sum with PyTorch's. Where PyTorch refuses a second derivative
+that ours gives (cdist and pdist but on its matrix-product path, the margin losses), the
+reference is PyTorch's differentiation of the same function composed of ops it
+differentiates twice. ``gradgradcheck`` and Hessian-vector products against finite
+differences check ours independently of PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch_meta as mt
+from tests.autograd.second_order import (
+    assert_graph_and_array_gradients_agree,
+    assert_hvp_matches_finite_differences,
+    assert_second_order_equal_pytorchs,
+    seeded_arrays,
+)
+from tests.autograd.selection_inputs import cube as _cube
+
+INF = float("inf")
+
+
+def _differences(a, b):
+    """``a[..., i, :] - b[..., j, :]`` for every pair of rows."""
+    return a[..., :, None, :] - b[..., None, :, :]
+
+
+def _cdist(lib, a, b, p, **kwargs):
+    """Ours, or PyTorch's norms of the differences (which it differentiates twice)."""
+    if lib is mt:
+        return mt.cdist(a, b, p=p, **kwargs)
+    return torch.linalg.vector_norm(_differences(a, b), ord=p, dim=-1)
+
+
+def _pdist(lib, x, p):
+    """Ours, or PyTorch's norms of the differences of the pairs ``i < j``."""
+    if lib is mt:
+        return mt.pdist(x, p=p)
+    i, j = torch.triu_indices(x.shape[0], x.shape[0], 1)
+    return torch.linalg.vector_norm(x[i] - x[j], ord=p, dim=-1)
+
+
+def _cdist_case(p, shapes):
+    return (lambda L, d, a, b: _cube(_cdist(L, a, b, p), L, d), shapes)
+
+
+def _pdist_case(p, rows=5):
+    return (lambda L, d, x: _cube(_pdist(L, x, p), L, d), [(rows, 4)])
+
+
+# name -> (f(lib, device, *inputs) -> scalar, input shapes): PyTorch's own op
+CASES = {
+    "cdist_matrix_product_path": (lambda L, d, a, b: _cube(L.cdist(
+        a, b, compute_mode="use_mm_for_euclid_dist"), L, d), [(2, 4, 3), (5, 3)]),
+    "cdist_more_than_25_rows": (lambda L, d, a, b: _cube(L.cdist(a, b), L, d),
+                                [(27, 3), (4, 3)]),
+}
+
+# name -> case, against PyTorch's differentiation of the composed function
+COMPOSED_CASES = {
+    **{f"cdist_p{p:g}": _cdist_case(p, [(2, 3, 4), (5, 4)])
+       for p in (0.5, 1, 1.5, 2, 3, INF)},
+    "cdist_batch_broadcast": _cdist_case(2.5, [(3, 1, 2, 3), (2, 4, 3)]),
+    **{f"pdist_p{p:g}": _pdist_case(p) for p in (0.5, 1, 1.5, 2, 3, INF)},
+}
+
+CDIST_ORDERS = (0, 0.5, 1, 1.5, 2, 3, INF)
+
+
+def _arrays(name, shapes):
+    return seeded_arrays(name, shapes)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_second_order_gradients_equal_pytorchs(name, device):
+    fn, shapes = CASES[name]
+    assert_second_order_equal_pytorchs(fn, _arrays(name, shapes), device, rtol=1e-7,
+                                       atol=1e-9)
+
+
+@pytest.mark.parametrize("name", list(COMPOSED_CASES))
+def test_second_order_gradients_equal_pytorchs_composed(name, device):
+    fn, shapes = COMPOSED_CASES[name]
+    assert_second_order_equal_pytorchs(fn, _arrays(name, shapes), device, rtol=1e-9,
+                                       atol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["cdist_p0.5", "cdist_p1.5", "cdist_p2", "cdist_p3",
+                                  "cdist_batch_broadcast", "pdist_p1.5", "pdist_p3"])
+def test_hessian_vector_products_match_finite_differences(name):
+    """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
+    independent of PyTorch."""
+    fn, shapes = COMPOSED_CASES[name]
+    directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
+    assert_hvp_matches_finite_differences(fn, _arrays(name, shapes), directions, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", list(CASES) + list(COMPOSED_CASES))
+def test_first_order_gradients_are_the_same_with_and_without_create_graph(name):
+    """The graph formula (``backward_graph``) and the array one (``backward``) agree."""
+    fn, shapes = {**CASES, **COMPOSED_CASES}[name]
+    assert_graph_and_array_gradients_agree(fn, _arrays(name, shapes), rtol=1e-12,
+                                           atol=1e-12)
+
+
+@pytest.mark.parametrize("p", CDIST_ORDERS)
+def test_cdist_and_pdist_pass_gradgradcheck(p):
+    a, b = (mt.tensor(x, requires_grad=True) for x in seeded_arrays("gg", [(3, 4), (2, 4)]))
+    assert mt.autograd.gradgradcheck(lambda u, v: mt.cdist(u, v, p=p), (a, b))
+    assert mt.autograd.gradgradcheck(lambda u: mt.pdist(u, p=p), (a,))
+
+
+@pytest.mark.parametrize("p", CDIST_ORDERS)
+def test_cdist_second_derivative_at_zero_distances_is_finite(p, device):
+    """Equal rows (a zero distance) and equal coordinates (a zero difference): the
+    first-order gradient there is PyTorch's 0, and its own gradient is finite."""
+    x = mt.tensor([[1.0, 2.0, 3.0], [1.0, 0.5, -1.0]], dtype=mt.float64, device=device,
+                  requires_grad=True)
+    y = mt.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], dtype=mt.float64, device=device,
+                  requires_grad=True)
+    for out in (mt.cdist(x, y, p=p), mt.pdist(mt.cat([x, y]), p=p)):
+        gx, gy = mt.autograd.grad((out ** 2).sum(), (x, y), create_graph=True)
+        hx, hy = mt.autograd.grad((gx ** 2).sum() + (gy ** 2).sum(), (x, y))
+        for t in (gx, gy, hx, hy):
+            assert np.isfinite(t.detach().cpu().numpy()).all()
+    (g,) = mt.autograd.grad(mt.cdist(x, y, p=p)[0, 0], x, create_graph=True)
+    np.testing.assert_array_equal(g.detach().cpu().numpy(), 0)
+
+
+def test_cdist_p0_gradient_is_zero_to_every_order(device):
+    x = mt.randn(3, 2, dtype=mt.float64, device=device, requires_grad=True)
+    out = (mt.cdist(x, x[:2], p=0) ** 2).sum() + (mt.pdist(x, p=0) ** 2).sum() + \
+        (x ** 3).sum()
+    (g,) = mt.autograd.grad(out, x, create_graph=True)
+    (h,) = mt.autograd.grad((g ** 2).sum(), x)
+    expected = 3 * x.detach() ** 2
+    np.testing.assert_allclose(g.detach().cpu().numpy(), expected.cpu().numpy())
+    np.testing.assert_allclose(h.cpu().numpy(), (12 * x.detach() * expected).cpu().numpy())
+
+
+def test_cdist_without_coordinates_has_empty_second_order_gradients(device):
+    x = mt.zeros(3, 0, dtype=mt.float64, device=device, requires_grad=True)
+    y = mt.zeros(2, 0, dtype=mt.float64, device=device, requires_grad=True)
+    gx, gy = mt.autograd.grad((mt.cdist(x, y) + 1).sum() + (mt.pdist(x) ** 2).sum(),
+                              (x, y), create_graph=True, allow_unused=True)
+    assert tuple(gx.shape) == (3, 0) and tuple(gy.shape) == (2, 0)
+
+
+@pytest.mark.parametrize("name", list(CASES) + list(COMPOSED_CASES))
+def test_on_meta_second_order_gradients_have_the_inputs_shapes(name):
+    fn, shapes = {**CASES, **COMPOSED_CASES}[name]
+    xs = [mt.empty(*shape, dtype=mt.float64, device="meta", requires_grad=True)
+          for shape in shapes]
+    grads = mt.autograd.grad(fn(mt, "meta", *xs), xs, create_graph=True)
+    second = mt.autograd.grad(sum((g * g).sum() for g in grads), xs)
+    for x, g, h in zip(xs, grads, second):
+        assert tuple(g.shape) == tuple(h.shape) == tuple(x.shape)
+        assert h.device.type == "meta"
