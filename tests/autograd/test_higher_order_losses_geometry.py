@@ -20,8 +20,10 @@ from tests.autograd.second_order import (
     assert_graph_and_array_gradients_agree,
     assert_hvp_matches_finite_differences,
     assert_second_order_equal_pytorchs,
+    constant_on,
     seeded_arrays,
 )
+from tests.autograd.second_order import functional as _f
 from tests.autograd.selection_inputs import cube as _cube
 
 INF = float("inf")
@@ -63,6 +65,20 @@ CASES = {
                                 [(27, 3), (4, 3)]),
 }
 
+
+
+def _grid_sample_case(mode, padding_mode, align_corners):
+    """A cube of the sampled values; the grid scaled to reach past the edges."""
+    return (lambda L, d, x, g: _cube(_f(L).grid_sample(
+        x, g * 0.7, mode=mode, padding_mode=padding_mode, align_corners=align_corners),
+        L, d), [(2, 3, 4, 5), (2, 3, 4, 2)])
+
+
+CASES.update({f"grid_sample_{mode}_{padding}_{'aligned' if aligned else 'edges'}":
+              _grid_sample_case(mode, padding, aligned)
+              for mode in ("bilinear", "nearest", "bicubic")
+              for padding in ("zeros", "border", "reflection") for aligned in (False, True)})
+
 # name -> case, against PyTorch's differentiation of the composed function
 COMPOSED_CASES = {
     **{f"cdist_p{p:g}": _cdist_case(p, [(2, 3, 4), (5, 4)])
@@ -93,11 +109,13 @@ def test_second_order_gradients_equal_pytorchs_composed(name, device):
 
 
 @pytest.mark.parametrize("name", ["cdist_p0.5", "cdist_p1.5", "cdist_p2", "cdist_p3",
-                                  "cdist_batch_broadcast", "pdist_p1.5", "pdist_p3"])
+                                  "cdist_batch_broadcast", "pdist_p1.5", "pdist_p3",
+                                  "grid_sample_bilinear_zeros_edges",
+                                  "grid_sample_bicubic_reflection_aligned"])
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
     independent of PyTorch."""
-    fn, shapes = COMPOSED_CASES[name]
+    fn, shapes = {**CASES, **COMPOSED_CASES}[name]
     directions = [np.random.default_rng(7).standard_normal(shape) for shape in shapes]
     assert_hvp_matches_finite_differences(fn, _arrays(name, shapes), directions, atol=1e-5)
 
@@ -163,3 +181,42 @@ def test_on_meta_second_order_gradients_have_the_inputs_shapes(name):
     for x, g, h in zip(xs, grads, second):
         assert tuple(g.shape) == tuple(h.shape) == tuple(x.shape)
         assert h.device.type == "meta"
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_passes_gradgradcheck(mode, padding_mode):
+    x, g = (mt.tensor(a, requires_grad=True) for a in seeded_arrays(mode, [(1, 2, 3, 4),
+                                                                          (1, 2, 3, 2)]))
+    assert mt.autograd.gradgradcheck(lambda u, v: _f(mt).grid_sample(
+        u, v * 0.7, mode=mode, padding_mode=padding_mode, align_corners=False), (x, g))
+
+
+def test_grid_sample_gradients_at_a_non_finite_grid_keep_forwards_values(device):
+    """A grid value of inf or NaN reads what forward read (the border's pixel here): the
+    bilinear graph formula gives the array formula's first-order gradients, and finite
+    second ones. (Bicubic weights are NaN there, in forward already.)"""
+    mode = "bilinear"
+
+    def fn(lib, device, x, g):
+        g = g + constant_on(lib, device, [[[[np.inf, 0.0], [0.0, np.nan], [0.1, 0.2]]]])
+        return _cube(_f(lib).grid_sample(x, g, mode=mode, padding_mode="border",
+                                         align_corners=True), lib, device)
+
+    arrays = seeded_arrays(mode, [(1, 2, 3, 4), (1, 1, 3, 2)])
+    assert_graph_and_array_gradients_agree(fn, arrays, rtol=1e-12, atol=1e-12)
+    xs = [mt.tensor(a, device=device, requires_grad=True) for a in arrays]
+    gx, gg = mt.autograd.grad(fn(mt, device, *xs), xs, create_graph=True)
+    hx, hg = mt.autograd.grad((gx ** 2).sum() + (gg[0, 0, 2] ** 2).sum(), xs)
+    assert np.isfinite(hx.cpu().numpy()).all() and np.isfinite(hg.cpu().numpy()[0, 0, 2]).all()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_grid_sample_second_order_gradients_keep_the_dtype(dtype, device):
+    x = mt.randn(1, 2, 3, 4, dtype=getattr(mt, dtype), device=device, requires_grad=True)
+    g = (mt.rand(1, 2, 3, 2, dtype=getattr(mt, dtype), device=device) * 2 - 1)
+    g.requires_grad_()
+    out = _f(mt).grid_sample(x, g, mode="bicubic", align_corners=False)
+    gx, gg = mt.autograd.grad((out ** 2).sum(), (x, g), create_graph=True)
+    hx, hg = mt.autograd.grad((gx ** 2).sum() + (gg ** 2).sum(), (x, g))
+    assert {t.dtype for t in (gx, gg, hx, hg)} == {getattr(mt, dtype)}
