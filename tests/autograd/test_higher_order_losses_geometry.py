@@ -25,6 +25,7 @@ from tests.autograd.second_order import (
 )
 from tests.autograd.second_order import functional as _f
 from tests.autograd.selection_inputs import cube as _cube
+from tests.autograd.selection_inputs import long as _long
 
 INF = float("inf")
 
@@ -87,6 +88,68 @@ COMPOSED_CASES = {
     **{f"pdist_p{p:g}": _pdist_case(p) for p in (0.5, 1, 1.5, 2, 3, INF)},
 }
 
+
+
+def _multi_margin(lib, x, target, p, margin, weight, reduction):
+    """Ours, or the hinge of each other class against the sample's own, composed."""
+    if lib is mt:
+        return mt.nn.functional.multi_margin_loss(x, target, p=p, margin=margin,
+                                                  weight=weight, reduction=reduction)
+    rows, t = x.reshape(-1, x.shape[-1]), target.reshape(-1)
+    hinge = (margin - rows.gather(1, t[:, None]) + rows).clamp(min=0) ** p
+    if weight is not None:
+        hinge = hinge * weight[t][:, None]
+    others = torch.arange(rows.shape[1])[None, :] != t[:, None]
+    losses = (hinge * others).sum(1) / rows.shape[1]
+    return _reduced(losses.reshape(target.shape), reduction)
+
+
+def _multilabel_margin(lib, x, target, reduction):
+    """Ours, or each listed class against each unlisted one, composed (a class listed
+    twice counts twice, as in PyTorch's kernel)."""
+    if lib is mt:
+        return mt.nn.functional.multilabel_margin_loss(x, target, reduction=reduction)
+    rows, t = x.reshape(-1, x.shape[-1]), target.reshape(-1, x.shape[-1]).numpy()
+    counts = np.zeros(rows.shape)
+    for n, row in enumerate(t):
+        for j in row[:list(row).index(-1) if -1 in row else len(row)]:
+            counts[n, j] += 1
+    pairs = torch.tensor(counts[:, :, None] * (counts == 0)[:, None, :])
+    hinge = (1 - rows[:, :, None] + rows[:, None, :]).clamp(min=0)
+    losses = (pairs * hinge).sum((1, 2)) / rows.shape[1]
+    return _reduced(losses.reshape(x.shape[:-1]), reduction)
+
+
+def _reduced(losses, reduction):
+    return {"none": losses, "sum": losses.sum(), "mean": losses.mean()}[reduction]
+
+
+def _multi_margin_case(p, reduction, weighted, shape=(4, 5), target=(1, 0, 4, 2)):
+    def fn(L, d, x):
+        weight = constant_on(L, d, [0.5, 1.0, 2.0, 0.3, 1.5]) if weighted else None
+        t = _long(L, d, list(target) if len(shape) == 2 else target[0])
+        return (_multi_margin(L, x, t, p, 0.7, weight, reduction) ** 2).sum()
+    return fn, [shape]
+
+
+def _multilabel_case(reduction, shape=(3, 5)):
+    targets = [[1, 3, -1, 0, 0], [2, 2, 0, -1, 4], [4, 3, 2, 1, 0]]
+    def fn(L, d, x):
+        t = _long(L, d, targets if len(shape) == 2 else targets[0])
+        return (_multilabel_margin(L, x * 0.3, t, reduction) ** 2).sum()
+    return fn, [shape]
+
+
+COMPOSED_CASES.update({
+    **{f"multi_margin_p{p}_{reduction}{'_weighted' if weighted else ''}":
+       _multi_margin_case(p, reduction, weighted)
+       for p in (1, 2) for reduction in ("mean", "sum", "none") for weighted in (False, True)},
+    "multi_margin_p2_vector": _multi_margin_case(2, "none", True, shape=(5,)),
+    **{f"multilabel_margin_{reduction}": _multilabel_case(reduction)
+       for reduction in ("mean", "sum", "none")},
+    "multilabel_margin_vector": _multilabel_case("none", shape=(5,)),
+})
+
 CDIST_ORDERS = (0, 0.5, 1, 1.5, 2, 3, INF)
 
 
@@ -111,7 +174,8 @@ def test_second_order_gradients_equal_pytorchs_composed(name, device):
 @pytest.mark.parametrize("name", ["cdist_p0.5", "cdist_p1.5", "cdist_p2", "cdist_p3",
                                   "cdist_batch_broadcast", "pdist_p1.5", "pdist_p3",
                                   "grid_sample_bilinear_zeros_edges",
-                                  "grid_sample_bicubic_reflection_aligned"])
+                                  "grid_sample_bicubic_reflection_aligned",
+                                  "multi_margin_p2_none_weighted", "multilabel_margin_none"])
 def test_hessian_vector_products_match_finite_differences(name):
     """``d/dx <grad f(x), v>`` against ``(grad f(x + eps v) - grad f(x - eps v)) / 2 eps``:
     independent of PyTorch."""
@@ -220,3 +284,31 @@ def test_grid_sample_second_order_gradients_keep_the_dtype(dtype, device):
     gx, gg = mt.autograd.grad((out ** 2).sum(), (x, g), create_graph=True)
     hx, hg = mt.autograd.grad((gx ** 2).sum() + (gg ** 2).sum(), (x, g))
     assert {t.dtype for t in (gx, gg, hx, hg)} == {getattr(mt, dtype)}
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_margin_losses_pass_gradgradcheck(p):
+    x = mt.tensor(seeded_arrays("margin", [(3, 4)])[0], requires_grad=True)
+    weight = mt.tensor([0.5, 1.0, 2.0, 0.3], dtype=mt.float64)
+    assert mt.autograd.gradgradcheck(lambda u: _f(mt).multi_margin_loss(
+        u, mt.tensor([1, 0, 3]), p=p, margin=0.6, weight=weight, reduction="none"), (x,))
+    assert mt.autograd.gradgradcheck(lambda u: _f(mt).multilabel_margin_loss(
+        u * 0.3, mt.tensor([[1, 3, -1, 0], [2, 2, 0, 1], [-1, 0, 1, 2]])), (x,))
+
+
+@pytest.mark.parametrize("name", ["multi_margin_loss", "multilabel_margin_loss"])
+def test_margin_losses_reference_is_pytorchs_loss(name):
+    """The composed references above give PyTorch's own losses and gradients."""
+    x = torch.tensor(seeded_arrays(name, [(3, 5)])[0], requires_grad=True)
+    if name == "multi_margin_loss":
+        t = torch.tensor([1, 0, 4])
+        args = (t, 2, 0.7, torch.tensor([0.5, 1.0, 2.0, 0.3, 1.5], dtype=torch.float64))
+        ours, theirs = _multi_margin(torch, x, *args, "none"), torch.nn.functional \
+            .multi_margin_loss(x, t, p=2, margin=0.7, weight=args[-1], reduction="none")
+    else:
+        t = torch.tensor([[1, 3, -1, 0, 0], [2, 2, 0, -1, 4], [4, 3, 2, 1, 0]])
+        ours = _multilabel_margin(torch, x, t, "none")
+        theirs = torch.nn.functional.multilabel_margin_loss(x, t, reduction="none")
+    torch.testing.assert_close(ours, theirs)
+    torch.testing.assert_close(torch.autograd.grad(ours.sum(), x)[0],
+                               torch.autograd.grad(theirs.sum(), x)[0])
