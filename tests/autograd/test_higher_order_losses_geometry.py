@@ -312,3 +312,59 @@ def test_margin_losses_reference_is_pytorchs_loss(name):
     torch.testing.assert_close(ours, theirs)
     torch.testing.assert_close(torch.autograd.grad(ours.sum(), x)[0],
                                torch.autograd.grad(theirs.sum(), x)[0])
+
+
+def _ctc_gradient(lib, device, reduction):
+    """``ctc_loss``'s gradient made with ``create_graph``, in ``lib``."""
+    kwargs = {"device": device} if lib is mt else {}
+    raw = seeded_arrays("ctc", [(6, 2, 4)])[0]
+    log_probs = lib.tensor(raw, **kwargs).log_softmax(2).detach().requires_grad_()
+    loss = lib.nn.functional.ctc_loss(log_probs, _long(lib, device, [[1, 2], [3, 3]]),
+                                      _long(lib, device, [6, 5]), _long(lib, device, [2, 2]),
+                                      reduction=reduction)
+    return log_probs, lib.autograd.grad(loss.sum(), log_probs, create_graph=True)[0]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_ctc_loss_gradient_refuses_a_second_derivative_as_pytorchs(reduction, device):
+    (x, g), (tx, tg) = _ctc_gradient(mt, device, reduction), _ctc_gradient(torch, None,
+                                                                           reduction)
+    np.testing.assert_allclose(g.detach().cpu().numpy(), tg.detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    assert g.grad_fn.name() == tg.grad_fn.name() == "torch::autograd::NotImplemented"
+    assert repr(g.grad_fn) == "<NotImplemented object>"
+    for lib, grad, inputs in ((mt, g, x), (torch, tg, tx)):
+        with pytest.raises(RuntimeError,
+                           match="derivative for aten::_ctc_loss_backward is not implemented"):
+            lib.autograd.grad((grad ** 2).sum(), inputs)
+
+
+def test_standard_gamma_gradient_is_linear_in_the_output_gradient_only(device):
+    """As PyTorch's: the gradient is ``grad * _standard_gamma_grad(alpha, x)``, which
+    differentiates in ``grad``; the implicit gradient itself raises NotImplementedError."""
+    names = {}
+    for lib in (mt, torch):
+        kwargs = {"device": device} if lib is mt else {}
+        alpha = lib.tensor([0.5, 1.5, 4.0], dtype=lib.float64, requires_grad=True, **kwargs)
+        u = lib.tensor([1.0, 2.0, -1.0], dtype=lib.float64, requires_grad=True, **kwargs)
+        draws = lib._standard_gamma(alpha)
+        (g,) = lib.autograd.grad(draws, alpha, grad_outputs=u, create_graph=True)
+        (by_u,) = lib.autograd.grad(g.sum(), u, retain_graph=True)
+        np.testing.assert_allclose((by_u * u).detach().cpu().numpy(),
+                                   g.detach().cpu().numpy(), rtol=1e-12)
+        names[lib] = (g.grad_fn.name(), g.grad_fn.next_functions[1])
+        with pytest.raises(NotImplementedError, match="the derivative for "
+                                                      "'_standard_gamma_grad' is not "
+                                                      "implemented."):
+            lib.autograd.grad(g.sum(), alpha)
+    assert names[mt][0] == names[torch][0] == "MulBackward0"
+    assert names[mt][1].name() == names[torch][1][0].name() == "StandardGammaGradBackward0"
+
+
+def test_gamma_rsample_second_derivative_raises_as_pytorchs(device):
+    concentration = mt.tensor([0.5, 2.0], dtype=mt.float64, device=device, requires_grad=True)
+    sample = mt.distributions.Gamma(concentration, mt.ones(2, dtype=mt.float64,
+                                                           device=device)).rsample()
+    (g,) = mt.autograd.grad(sample.sum(), concentration, create_graph=True)
+    with pytest.raises(NotImplementedError, match="_standard_gamma_grad"):
+        g.sum().backward()
