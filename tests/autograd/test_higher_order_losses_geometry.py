@@ -28,6 +28,8 @@ from tests.autograd.selection_inputs import cube as _cube
 from tests.autograd.selection_inputs import long as _long
 
 INF = float("inf")
+# PyTorch warns (once per process) that index_reduce is in beta; we do not.
+pytestmark = pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")
 
 
 def _differences(a, b):
@@ -79,6 +81,29 @@ CASES.update({f"grid_sample_{mode}_{padding}_{'aligned' if aligned else 'edges'}
               _grid_sample_case(mode, padding, aligned)
               for mode in ("bilinear", "nearest", "bicubic")
               for padding in ("zeros", "border", "reflection") for aligned in (False, True)})
+
+
+
+def _index_reduce_prod_case(dim, shapes, index, include_self, zeros=None):
+    """``index_reduce(..., "prod")`` squared and summed; ``zeros``: a mask of ``source``
+    set to exact zeros (recorded, so their gradient is zero)."""
+    def fn(L, d, x, source):
+        if zeros is not None:
+            source = source.masked_fill(constant_on(L, d, zeros, L.bool), 0.0)
+        return _cube(x.index_reduce(dim, _long(L, d, index), source, "prod",
+                                    include_self=include_self), L, d)
+    return fn, shapes
+
+
+CASES.update({
+    "index_reduce_prod": _index_reduce_prod_case(0, [(5, 3), (4, 3)], [0, 2, 2, 4], True),
+    "index_reduce_prod_exclude_self": _index_reduce_prod_case(
+        1, [(2, 4, 3), (2, 5, 3)], [3, 0, 3, 1, 0], False),
+    "index_reduce_prod_last_dim": _index_reduce_prod_case(-1, [(3, 4), (3, 2)], [1, 1], True),
+    "index_reduce_prod_a_zero": _index_reduce_prod_case(
+        0, [(3, 2), (4, 2)], [0, 2, 2, 0], False,
+        zeros=[[True, False], [False, False], [False, True], [False, False]]),
+})
 
 # name -> case, against PyTorch's differentiation of the composed function
 COMPOSED_CASES = {
@@ -368,3 +393,33 @@ def test_gamma_rsample_second_derivative_raises_as_pytorchs(device):
     (g,) = mt.autograd.grad(sample.sum(), concentration, create_graph=True)
     with pytest.raises(NotImplementedError, match="_standard_gamma_grad"):
         g.sum().backward()
+
+
+def test_index_reduce_prod_refuses_to_differentiate_source_gradient_with_two_zeros(device):
+    """As PyTorch's: two zeros of ``source`` at one position hide how the product depends
+    on them, so ``source``'s gradient refuses a second derivative (behind an ``Error``
+    node); the input's gradient differentiates again."""
+    def run(lib, device):
+        x = constant_on(lib, device, [[1.0, 2.0], [3.0, 4.0]]).requires_grad_()
+        source = constant_on(lib, device, [[0.0, 0.0], [5.0, 0.0], [0.0, 1.0]])
+        source.requires_grad_()
+        out = x.index_reduce(0, _long(lib, device, [1, 1, 1]), source, "prod")
+        gx, gs = lib.autograd.grad((out ** 2).sum(), (x, source), create_graph=True)
+        assert gs.grad_fn.name() == "torch::autograd::Error"
+        with pytest.raises(RuntimeError, match="index_reduce\\(\\): Double backward is "
+                                               "unsupported for source when >1 zeros in source "
+                                               "are scattered to the same position in self"):
+            lib.autograd.grad(gs.sum(), x, retain_graph=True)
+        (h,) = lib.autograd.grad((gx ** 2).sum(), x)
+        return [t.detach().cpu().numpy() for t in (gx, gs, h)]
+
+    for a, b in zip(run(mt, device), run(torch, None)):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_prod_passes_gradgradcheck(include_self):
+    x, source = (mt.tensor(a, requires_grad=True) for a in seeded_arrays("ir", [(4, 3),
+                                                                               (5, 3)]))
+    assert mt.autograd.gradgradcheck(lambda u, v: u.index_reduce(
+        0, mt.tensor([1, 3, 1, 0, 1]), v, "prod", include_self=include_self), (x, source))
