@@ -7,6 +7,8 @@ product, ``|a|² - 2 a·b + |b|²``, which loses the digits of nearby points to
 cancellation; the differences keep them, so our values are at least as accurate as
 PyTorch's (docs/differences.md). The gradient is PyTorch's: zero where a distance is zero,
 ties of the infinity norm all receive it, and for p < 1 a zero difference gets none.
+Its graph form (``backward_graph``, ``create_graph=True``) is the same rule on the whole
+``(P, R, M)`` block of differences, written with recorded tensor ops.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import math
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .graph_backward import reduce_to_input
+from .norms import _where_zero
 
 #: elements of one block of differences (rows × R × M × batch)
 _BLOCK = 1 << 22
@@ -99,6 +103,47 @@ class Cdist(Function):
         gx1 = backend.sum_to_shape(g1, x1.shape) if self.needs_input_grad[0] else None
         gx2 = backend.sum_to_shape(g2, x2.shape) if self.needs_input_grad[1] else None
         return gx1, gx2
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``): each pair's gradient is
+        ``grad`` times the slope of its distance, summed over the other rows."""
+        if not self.columns:  # no coordinates: the distances are constant zeros
+            return tuple(self.constant(self.backend.full(shape, 0, dtype))
+                         if need else None
+                         for (shape, dtype), need in zip(self.input_specs, self.needs_input_grad))
+        w = self._weighted_slopes(grad.unsqueeze(-1), self.x1, self.x2, self.out,
+                                  lambda: self.graph_input(0, self.x1)[..., :, None, :]
+                                  - self.graph_input(1, self.x2)[..., None, :, :],
+                                  lambda: self.graph_output(self.out))
+        return (reduce_to_input(w.sum(-2), self.input_specs[0])
+                if self.needs_input_grad[0] else None,
+                reduce_to_input(-w.sum(-3), self.input_specs[1])
+                if self.needs_input_grad[1] else None)
+
+    def _weighted_slopes(self, gy, x1, x2, out, differences, distances):
+        """``gy`` (``(..., P, R, 1)``) times the slope of each distance by each coordinate of
+        its difference (``(..., P, R, M)``), recorded. ``x1``, ``x2`` and ``out`` are the
+        arrays, ``differences()`` and ``distances()`` (``(..., P, R)``) their tensors,
+        asked for only where the slope depends on them."""
+        backend, p = self.backend, self.p
+        diff = self._differences(backend, x1, x2, slice(None))
+        dist = backend.getitem(out, (Ellipsis, None))
+        if p in (0, 1, math.inf):  # piecewise constant (signs, ties): a constant slope
+            slope = self._slope(backend, diff, dist) if p else backend.full(diff.shape, 0,
+                                                                             self.out_dtype)
+            return gy * self.constant(slope)
+        zero = diff.dtype.type(0)
+        far, d = backend.binary("eq", dist, zero), differences()
+        dist_t = distances().unsqueeze(-1)
+        if p == 2:  # diff / dist, 0 where the distance is 0
+            return gy * _where_zero(self, far, d, dist_t)
+        # sign(d) (|d| / dist)^(p-1), 0 where d or the distance is 0: PyTorch's value there
+        # (for p > 2 its derivative is 0 too; for 1 < p < 2 the true one is infinite)
+        flat = self.constant(backend.binary("logical_or", backend.binary("eq", diff, zero),
+                                            far))
+        ratio = d.abs().masked_fill(flat, 1) / dist_t.masked_fill(self.constant(far), 1)
+        slope = self.constant(backend.unary("sign", diff)) * ratio ** (p - 1)
+        return gy * slope.masked_fill(flat, 0)
 
     def _blocks(self, rows: int, others: int, batch: tuple):
         """Slices of ``x1``'s rows whose differences fill about ``_BLOCK`` elements."""

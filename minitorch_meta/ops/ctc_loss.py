@@ -30,7 +30,8 @@ so it is summed as it is (no log-sum-exp needed).
 from __future__ import annotations
 
 from .. import dtypes
-from .function import Function
+from . import graph_backward
+from .function import Function, _edge
 from .gather import index_bounds
 from .shapes import ShapeError, fmt
 
@@ -221,6 +222,16 @@ class CtcLoss(Function):
         grad = backend.binary("sub", backend.unary("exp", log_probs), emitted)
         grad = backend.binary("mul", grad, backend.reshape(gy, (1, batch, 1)))
         return self._masked(backend, grad, nll, frames, batch), None
+
+    def backward_graph(self, grad):
+        """The array gradient behind a node that raises PyTorch's error when a backward
+        reaches it: PyTorch has no derivative of ``_ctc_loss_backward``."""
+        gx, _ = self.backward(self.backend, grad._data)
+        refusal = graph_backward.PyTorchRefusal(
+            "torch::autograd::NotImplemented", RuntimeError,
+            "derivative for aten::_ctc_loss_backward is not implemented", self.backend,
+            (_edge(grad),) + tuple(self.next_functions))
+        return graph_backward.refused_tensor(gx, self.backend, refusal), None
 
     def _beta(self, backend, lp_ext, ext, skip):
         """``beta`` with two columns of -inf behind and a row of -inf below,

@@ -224,3 +224,31 @@ class NotDifferentiableTwice:
             f"of the model that is differentiated twice")
 
     _backward_graph = _backward
+
+
+class PyTorchRefusal(NotDifferentiableTwice):
+    """A node that raises PyTorch's own error (``error(message)``) when a backward reaches
+    it, shown under PyTorch's node name ``shown_as``: for the gradients that PyTorch
+    computes but refuses to differentiate (``ctc_loss``'s, ``_standard_gamma_grad``)."""
+
+    def __init__(self, shown_as: str, error: type, message: str, backend, next_functions):
+        super().__init__(shown_as, backend, next_functions, message)
+        self.shown_as, self.error = shown_as, error
+
+    def name(self) -> str:
+        return self.shown_as
+
+    def __repr__(self) -> str:  # PyTorch shows its C++ nodes without their namespace
+        return f"<{self.shown_as.rpartition('::')[2]} object>"
+
+    def _backward(self, grad, retain_graph: bool):
+        raise self.error(self.message)
+
+    _backward_graph = _backward
+
+
+def refused_tensor(array, backend, refusal: PyTorchRefusal):
+    """``array`` as a tensor behind ``refusal``: its value is right, its gradient raises."""
+    from ..tensor import Tensor
+
+    return Tensor._make(array, backend, True, refusal)

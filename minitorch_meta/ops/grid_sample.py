@@ -6,14 +6,17 @@
 with zeros (``zeros`` padding's outside) with one advanced index, and sums them weighted.
 Backward adds the weighted gradient back through the same index (``index_add``, a
 scatter-add: neighbouring output pixels share taps) and, for the grid, sums each tap's
-value times its weight's derivative.
+value times its weight's derivative. ``grid_sample_graph.py`` writes the same with recorded
+tensor ops, for gradients of gradients.
 """
 
 from __future__ import annotations
 
 from .. import dtypes
+from . import grid_sample_graph as graph
 from .avg_pooling import _require_dtype
 from .function import Function
+from .graph_backward import reduce_to_input
 from .grid_taps import axis_taps
 from .shapes import ShapeError
 
@@ -83,7 +86,7 @@ class GridSampler2D(Function):
         values = backend.getitem(_ringed(backend, x, work), _index(backend, points[0], N, C))
         out = _weighted_sum(backend, values, points[1])
         if self.recording:
-            self.x, self.points = x, points
+            self.x, self.grid, self.points = x, grid, points
         out = backend.reshape(out, (N, C) + tuple(grid.shape[1:3]))
         return backend.astype(out, self.out_dtype)
 
@@ -104,6 +107,54 @@ class GridSampler2D(Function):
         if self.needs_input_grad[1]:
             ggrid = self._grid_gradient(backend, gy, x, index, slopes_x, slopes_y)
         return gx, ggrid
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``): the taps' positions are
+        constants, their weights and slopes tensors of the grid (``grid_sample_graph``)."""
+        backend, x, grid = self.backend, self.x, self.grid
+        N, C, H, W = x.shape
+        flat = self.points[0]
+        index = _index(backend, flat, N, C)
+        gy = grad.reshape(N, C, 1, flat.shape[-1])
+        if gy.dtype.numpy != x.dtype:
+            gy = gy.to(dtypes.from_numpy(x.dtype))
+        gx = ggrid = None
+        if self.mode == "nearest":  # one tap of weight 1; no gradient for the grid
+            if self.needs_input_grad[0]:
+                gx = reduce_to_input(graph.input_gradient(self, gy, index, x.shape, gy.dtype),
+                                     self.input_specs[0])
+            if self.needs_input_grad[1]:
+                ggrid = self.constant(backend.full(self.input_specs[1][0], 0, self.out_dtype))
+            return gx, ggrid
+        weights, slopes_x, slopes_y = self._weight_tensors(backend, grid, H, W)
+        if self.needs_input_grad[0]:
+            gx = graph.input_gradient(self, gy * weights, index, x.shape, gy.dtype)
+            gx = reduce_to_input(gx, self.input_specs[0])
+        if self.needs_input_grad[1]:
+            ggrid = graph.grid_gradient(self, gy, self.graph_input(0, x), index, slopes_x,
+                                        slopes_y, grid.shape)
+            ggrid = reduce_to_input(ggrid, self.input_specs[1])
+        return gx, ggrid
+
+    def _weight_tensors(self, backend, grid, H: int, W: int) -> tuple:
+        """The taps' weights and their x and y slopes as tensors of the grid (N, 1, k*k, P),
+        for ``backward_graph``."""
+        N, P = grid.shape[0], grid.shape[1] * grid.shape[2]
+        flat_grid = backend.reshape(grid, (N, P, 2))
+        # not finite: NaN minus itself; such a grid value's weights keep their values
+        unusable = backend.binary("ne", backend.binary("sub", flat_grid, flat_grid),
+                                  grid.dtype.type(0))
+        delta = self.graph_input(1, grid).reshape(N, P, 2) - self.constant(flat_grid)
+        delta = delta.masked_fill(self.constant(unusable), 0)
+        axes = []
+        for i, size in ((0, W), (1, H)):
+            coord = backend.getitem(flat_grid, (slice(None), slice(None), i))
+            taps = axis_taps(backend, coord, size, self.mode, self.padding_mode,
+                             self.align_corners)
+            axes.append(graph.axis_weights(self, backend, coord, delta[:, None, :, i], taps,
+                                           size))
+        (wx, sx), (wy, sy) = axes
+        return graph.outer(wy, wx), graph.outer(wy, sx), graph.outer(sy, wx)
 
     def _points(self, backend, grid, H: int, W: int) -> tuple:
         """``(flat, weights, slopes_x, slopes_y)``: each output pixel's ``k * k`` taps as

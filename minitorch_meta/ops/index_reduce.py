@@ -9,8 +9,10 @@ for ``IndexReduceBackward0`` too (the shared gradient of "amax"/"amin" ties, "pr
 treatment of zeros, no gradient to an overwritten input with ``include_self=False``).
 
 "mean", "amax" and "amin" have a gradient linear in the output's gradient, with weights
-fixed by forward: their second-order formula is that product, recorded. "prod"'s
-gradient depends on the inputs themselves; it is differentiable once here.
+fixed by forward: their second-order formula is that product, recorded. "prod"'s gradient
+depends on the inputs themselves: its second-order formula is ``ScatterReduce``'s (the
+products again, recorded, as a ``scatter_reduce`` whose index is the vector broadcast over
+``source``'s shape), refusing as PyTorch's when two zeros of ``source`` meet.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class IndexReduce(ScatterReduce):
     """
 
     op_name, backward_name = "index_reduce", "IndexReduceBackward0"
+    source_name = "source"
 
     def infer(self, x, index, source):
         if self.reduce not in REDUCTIONS:
@@ -95,11 +98,18 @@ class IndexReduce(ScatterReduce):
             picks.append(backend.reshape(along, tuple(kept)))
         return tuple(picks)
 
+    def _scatter_index(self, backend, index):
+        """The index vector at ``dim``, broadcast over ``source``'s shape: ``scatter``'s
+        index that sends ``source``'s elements where this op does."""
+        along = self._picks(backend, index)[self.axis]
+        return backend.binary("add", along, backend.full(self.src_shape, 0, dtypes.int64))
+
     @property
     def backward_graph(self):
-        """The recorded gradient formula for "mean", "amax" and "amin"; none for "prod"
-        (differentiable once)."""
-        return None if self.reduce == "prod" else self._linear_backward_graph
+        """The recorded gradient formula: ``ScatterReduce``'s for "prod" (the products
+        again), a linear one for "mean", "amax" and "amin"."""
+        return super().backward_graph if self.reduce == "prod" else \
+            self._linear_backward_graph
 
     def _linear_backward_graph(self, grad):
         """``grad`` divided by how many values share each output element and weighted by

@@ -6,6 +6,9 @@ The other margin and embedding losses are compositions of ops in PyTorch, and so
 ``nn/margin_loss_functions.py``. Here each loss is one op whose backward follows PyTorch's
 kernel term by term; the per-class terms are computed for all classes at once with masks
 (the class of each sample, the hinge's active side) instead of PyTorch's loop over classes.
+Each has a graph form (``backward_graph``, ``create_graph=True``): the hinges' active sides
+are piecewise constant, so the gradients are constants times the output's gradient, and
+for ``p=2`` also linear in the input.
 """
 
 from __future__ import annotations
@@ -42,6 +45,20 @@ def _require_vector_or_matrix(op: str, shape) -> None:
     if len(shape) not in (1, 2) or shape[-1] == 0:
         raise ShapeError(op, f"expected a non-empty (C,) vector or (N, C) matrix of class "
                              f"scores (N may be 0), got input of shape {fmt(shape)}")
+
+
+def _scaled_by_output_gradient_graph(g, grad, reduction: str, shape: tuple):
+    """``_scaled_by_output_gradient`` for tensors, reshaped to the input's ``shape``."""
+    if reduction == "none":
+        grad = grad.reshape(g.shape[0], 1)
+    return (g * grad).reshape(tuple(shape))
+
+
+def _unit_gradient(node):
+    """An output gradient of ones (one per row for ``'none'``): what makes ``backward``
+    give the constant factor of a gradient that is linear in the output's gradient."""
+    rows = (node.rows,) if node.reduction == "none" else ()
+    return node.backend.full(rows, 1, node.input_specs[0][1])
 
 
 def _scaled_by_output_gradient(backend, g, gy, reduction: str):
@@ -148,6 +165,8 @@ class MultiMarginLoss(Function):
 
     def forward(self, backend, x, t, weight=None):
         n, c = self.rows, self.classes
+        if self.recording and self.p == 2:  # the graph formula's gradient depends on it
+            self.x = x
         x, t = backend.reshape(x, (n, c)), backend.reshape(t, (n,))
         _check_class_indices(backend, self.op_name, t, 0, c)
         rows = backend.arange(0, n, 1, dtypes.int64)
@@ -176,8 +195,7 @@ class MultiMarginLoss(Function):
 
     def backward(self, backend, gy):
         (shape, dtype), n, c = self.input_specs[0], self.rows, self.classes
-        scale = 1.0 / (n * c) if self.reduction == "mean" else 1.0 / c
-        g = self.z.dtype.type(scale)
+        g = self.z.dtype.type(self._scale())
         h = backend.full((n, c), g, dtype) if self.p == 1 else backend.binary(
             "mul", self.z, g * 2)
         h = self._masked(backend, h)
@@ -186,6 +204,30 @@ class MultiMarginLoss(Function):
         h = backend.binary("add", h, backend.index_add((n, c), self.index, own, dtype))
         gx = _scaled_by_output_gradient(backend, h, gy, self.reduction)
         return backend.reshape(gx, tuple(shape)), None, None
+
+    def _scale(self) -> float:
+        """The loss's divisor: ``C``, and ``N`` too for ``'mean'``."""
+        return 1.0 / (self.rows * self.classes) if self.reduction == "mean" else \
+            1.0 / self.classes
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``): for ``p=1`` constants
+        times ``grad``; for ``p=2`` the hinges ``z`` are recomputed from the input."""
+        shape, n, c = self.input_specs[0][0], self.rows, self.classes
+        if self.p == 1:
+            shares = self.backward(self.backend, _unit_gradient(self))[0]
+            return (_scaled_by_output_gradient_graph(self.constant(shares).reshape(n, c), grad,
+                                                     self.reduction, shape), None, None)
+        from .selection_graph import picked, placed
+
+        x = self.graph_input(0, self.x).reshape(n, c)
+        z = (self.margin - picked(self, x, self.index).reshape(n, 1)) + x
+        h = z * (2 * self._scale())
+        if self.class_weight is not None:
+            h = h * self.constant(self.class_weight)
+        h = h.masked_fill(self.constant(self.backend.unary("logical_not", self.active)), 0)
+        h = h + placed(self, -h.sum(1), self.index, (n, c), h.dtype)
+        return _scaled_by_output_gradient_graph(h, grad, self.reduction, shape), None, None
 
 
 class MultilabelMarginLoss(Function):
@@ -258,6 +300,14 @@ class MultilabelMarginLoss(Function):
             (n, c), self.index, backend.unary("neg", backend.sum(g, 2, False)), dtype))
         gx = _scaled_by_output_gradient(backend, gx, gy, self.reduction)
         return backend.reshape(gx, tuple(shape)), None
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``): the loss is piecewise
+        linear, so its gradient is a constant (the active pairs' shares) times ``grad``."""
+        shape, n, c = self.input_specs[0][0], self.rows, self.classes
+        shares = self.constant(self.backward(self.backend, _unit_gradient(self))[0])
+        return _scaled_by_output_gradient_graph(shares.reshape(n, c), grad, self.reduction,
+                                                shape), None
 
 
 def _check_class_indices(backend, op: str, t, low: int, classes: int) -> None:

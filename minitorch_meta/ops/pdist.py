@@ -6,13 +6,16 @@ gradient rules), a block of rows at a time, with the pairs ``i < j`` of each blo
 by one boolean mask: the mask reads them in PyTorch's order, ``(0, 1), (0, 2), ...,
 (1, 2), ...``, so each block fills one run of the output. Backward writes the gradient
 (and the distances) of the run back into the block's ``(rows, N)`` grid, zero elsewhere,
-and applies ``cdist``'s backward there.
+and applies ``cdist``'s backward there. The graph form (``backward_graph``) does the same
+on the whole ``(N, N)`` grid at once, with recorded ops.
 """
 
 from __future__ import annotations
 
 from .. import dtypes
 from .cdist import Cdist
+from .graph_backward import reduce_to_input
+from .selection_graph import placed
 
 
 class Pdist(Cdist):
@@ -79,6 +82,32 @@ class Pdist(Cdist):
             backend.setitem(gx, block, backend.binary("add", part, backend.sum(w, 1, False)))
             gx = backend.binary("sub", gx, backend.sum(w, 0, False))
         return (gx,)
+
+    def backward_graph(self, grad):
+        """``backward`` with tensor ops (``create_graph=True``): the gradient and the
+        distances placed on the pairs ``i < j`` of the ``(N, N)`` grid (zeros elsewhere,
+        where the slope is then 0), and ``cdist``'s rule applied there."""
+        backend, x = self.backend, self.x
+        rows = x.shape[0]
+        if not self.columns or rows < 2:  # no distances, or no coordinates: empty
+            return (self.constant(backend.full(x.shape, 0, self.input_specs[0][1])),)
+        later = self._pairs(backend, rows)
+        grid = (rows, rows)
+        dist = backend.full(grid, 0, self.out_dtype)
+        backend.setitem(dist, later, self.out)
+        gy = placed(self, grad, later, grid, grad.dtype).unsqueeze(-1)
+        w = self._weighted_slopes(
+            gy, x, x, dist,
+            lambda: self.graph_input(0, x)[:, None, :] - self.graph_input(0, x)[None, :, :],
+            lambda: placed(self, self.graph_output(self.out), later, grid, grad.dtype))
+        return (reduce_to_input(w.sum(1) - w.sum(0), self.input_specs[0]),)
+
+    @staticmethod
+    def _pairs(backend, rows: int):
+        """The boolean ``(N, N)`` mask of the pairs ``i < j``."""
+        index = backend.arange(0, rows, 1, dtypes.int64)
+        return backend.binary("gt", backend.getitem(index, (None, slice(None))),
+                              backend.getitem(index, (slice(None), None)))
 
     def _runs(self, backend, rows: int):
         """``(block, run, later)`` per block of rows: the rows (a slice), their pairs' slice

@@ -15,7 +15,7 @@ Parameter values are checked where PyTorch checks them, on data backends only.
 from __future__ import annotations
 
 from .. import dtypes
-from . import shapes
+from . import graph_backward, shapes
 from .function import Function
 from .sampling import _host_float, _zero_grads
 
@@ -59,6 +59,17 @@ class StandardGamma(Function):
     def backward(self, backend, gy):
         grad = standard_gamma_grad(backend, self.alpha, self.out)
         return (backend.binary("mul", gy, grad),)
+
+    def backward_graph(self, grad):
+        """``grad`` times the implicit gradient, recorded as PyTorch's: linear in ``grad``,
+        while the implicit gradient itself (``_standard_gamma_grad``) has no derivative
+        and raises PyTorch's error when a backward reaches it."""
+        refusal = graph_backward.PyTorchRefusal(
+            "StandardGammaGradBackward0", NotImplementedError,
+            "the derivative for '_standard_gamma_grad' is not implemented.", self.backend,
+            (self.next_functions[0], self))
+        slope = standard_gamma_grad(self.backend, self.alpha, self.out)
+        return (grad * graph_backward.refused_tensor(slope, self.backend, refusal),)
 
 
 def standard_gamma_grad(backend, alpha, x):

@@ -50,6 +50,7 @@ class ScatterReduce(Scatter):
     op_name, backward_name = "scatter_reduce", "ScatterReduceBackward0"
     saved_for_backward = (0, 1, 2, "output")
     reduce, include_self = "sum", True
+    source_name = "src"  # in the refusal of a second derivative
 
     def infer(self, x, index, src):
         if self.reduce not in REDUCTIONS:
@@ -73,6 +74,10 @@ class ScatterReduce(Scatter):
             if self.reduce == "mean":
                 self.count = count
         return backend.reshape(out, shape)
+
+    def _scatter_index(self, backend, index):
+        """``index`` as ``scatter_reduce`` takes it, for the graph formula's products."""
+        return backend.reshape(index, self.index_shape)
 
     def _picks(self, backend, index) -> tuple:
         """The advanced index of the output's positions that ``src``'s elements reach."""
@@ -204,9 +209,10 @@ class ScatterReduce(Scatter):
         on two zeros, so the graph formula would give a wrong second derivative."""
         from ..tensor import Tensor
 
-        refusal = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in "
-                   "src are scattered to the same position in self; differentiate src's "
-                   "gradient no further, or keep such zeros apart")
+        src = self.source_name
+        refusal = (f"{self.op_name}(): Double backward is unsupported for {src} when >1 zeros "
+                   f"in {src} are scattered to the same position in self; differentiate "
+                   f"{src}'s gradient no further, or keep such zeros apart")
         node = _Refusal(self.name(), self.backend, (_edge(grad),) + tuple(self.next_functions),
                         refusal)
         return Tensor._make(gsrc._data, self.backend, True, node)
@@ -239,7 +245,7 @@ class ScatterReduce(Scatter):
         is_zero, lone = self._zeros(backend)
         x_t = self.graph_input(0, x).reshape(self.x_shape)
         values = picked(self, self.graph_input(2, src).reshape(self.src_shape), self._block())
-        index = self.constant(backend.reshape(index, self.index_shape))
+        index = self.constant(self._scatter_index(backend, index))
 
         def product(start, factors):
             return ScatterReduce(dim=self.axis, reduce="prod", include_self=self.include_self)(

@@ -78,3 +78,27 @@ def constant_on(lib, device, values, dtype=None):
     """A constant tensor (a target, a weight) on the case's device, in ``lib``."""
     kwargs = {"device": device} if lib is mt else {}
     return lib.tensor(values, dtype=dtype or lib.float64, **kwargs)
+
+
+class ScaledWithoutGraphFormula:
+    """``Scaled(x) = 2 x``: an op with an array ``backward`` and no ``backward_graph``, for
+    the tests of what happens to such ops under ``create_graph`` (every op of the library
+    that PyTorch differentiates twice may gain a formula, so the tests bring their own)."""
+
+    @staticmethod
+    def apply(x):
+        from minitorch_meta.ops.function import Function
+
+        class Scaled(Function):
+            op_name, backward_name = "scaled_for_test", "ScaledBackward0"
+
+            def infer(self, x):
+                return tuple(x._data.shape), x._dtype
+
+            def forward(self, backend, x):
+                return backend.binary("mul", x, x.dtype.type(2))
+
+            def backward(self, backend, gy):
+                return (backend.binary("mul", gy, gy.dtype.type(2)),)
+
+        return Scaled()(x)
