@@ -37,9 +37,13 @@ NaN at ``a = x = inf``), with ``t = (x - a) / a`` and ``eta = sign(t) sqrt(-2 lo
   evaluated from a fixed depth up (no convergence test, no division guards);
   ``P = 1 - Q``.
 
-The factor ``x^a e^-x / Gamma(a)`` is ``exp(a log x - x - lgamma(a))`` for small ``a``;
+The factor ``x^a e^-x / Gamma(a)`` is ``exp(a log x - lgamma(a)) exp(-x/2)²`` for small
+``a`` (``x`` not rounded into a large sum; ``x^a`` by ``pow`` for the small-``x`` series);
 from ``STIRLING_FROM`` it is ``sqrt(a / 2 pi) exp(a log1pmx(t) - S(a))`` with ``S``
-Stirling's series of ``log Gamma*`` (no cancellation between ``a log x`` and ``x``).
+Stirling's series of ``log Gamma*`` (no cancellation between ``a log x`` and ``x``). Far
+in the tails (results near ``e^-700``) the rounding of such an exponent alone is worth
+hundreds of ulps, in PyTorch's kernel as here: the accuracy is a few ulps times
+``1 + |log(result)|``. Results are clamped into ``[0, 1]``.
 """
 
 from __future__ import annotations
