@@ -109,7 +109,7 @@ def _temme_coefficients(orders: int, degree: int) -> tuple:
         # c_{k-1}'/eta and (-1)^k g_k / mu both have a pole d_1/eta; they cancel
         sign = (-1) ** k
         c = [(n + 2) * c[n + 2] + sign * g[k] * r[n + 1] for n in range(len(c) - 2)]
-        table.append(c[:degree])
+        table = [*table, c[:degree]]
     return tuple(tuple(float(v) for v in row) for row in table)
 
 
