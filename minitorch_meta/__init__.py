@@ -714,6 +714,11 @@ from .ops.nonzero_static import nonzero_static  # noqa: E402
 
 __all__ += ["nonzero_static"]
 
+# the regularised incomplete gamma functions (incomplete_gamma_functions.py)
+from .incomplete_gamma_functions import igamma, igammac  # noqa: E402
+
+__all__ += ["igamma", "igammac"]
+
 # Last, once every function is defined: PyTorch's ``out=`` keyword, on the top-level functions that
 # have it (out_argument.py).
 from . import out_argument as _out_argument  # noqa: E402

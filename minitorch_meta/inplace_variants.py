@@ -18,6 +18,7 @@ PyTorch.
 from __future__ import annotations
 
 from . import functions as F
+from . import incomplete_gamma_functions as IG
 from . import math_functions as M
 from . import shape_functions as SF
 from .alias_functions import _comparison_in_place
@@ -35,6 +36,7 @@ _FUNCTIONS = {
     "bitwise_and_": M.bitwise_and, "bitwise_or_": M.bitwise_or,
     "bitwise_xor_": M.bitwise_xor, "bitwise_not_": M.bitwise_not,
     "tril_": F.tril, "triu_": F.triu,
+    "igamma_": IG.igamma, "igammac_": IG.igammac,
 }
 IN_PLACE = {name: _in_place(function, name) for name, function in _FUNCTIONS.items()}
 IN_PLACE.update({name: _comparison_in_place(function, name) for name, function in (

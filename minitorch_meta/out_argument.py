@@ -84,6 +84,8 @@ FUNCTIONS_WITH_OUT = (
     "as_strided_copy",
     # ops/nonzero_static.py
     "nonzero_static",
+    # incomplete_gamma_functions.py
+    "igamma", "igammac",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -143,6 +145,8 @@ SPECIAL_FUNCTIONS_WITH_OUT = (
     "laguerre_polynomial_l", "legendre_polynomial_p",
     # probability_functions.py
     "ndtr", "log_ndtr", "ndtri", "erfcx", "xlog1py", "zeta",
+    # incomplete_gamma_functions.py
+    "gammainc", "gammaincc",
 )
 SPECIAL_EXACT_DTYPE = frozenset(("round",))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import bessel_gamma_functions as _BG
 from . import functions as _F
+from . import incomplete_gamma_functions as _IG
 from . import math_functions as _M
 from . import more_math_functions as _MM
 from . import out_argument as _out_argument
@@ -22,6 +23,7 @@ i0, i0e, i1, i1e = _BG.i0, _BG.i0e, _BG.i1, _BG.i1e
 polygamma, multigammaln = _BG.special_polygamma, _BG.multigammaln
 ndtr, log_ndtr, ndtri, erfcx = _P.ndtr, _P.log_ndtr, _P.ndtri, _P.erfcx
 xlog1py, zeta = _P.xlog1py, _P.zeta
+gammainc, gammaincc = _IG.gammainc, _IG.gammaincc
 
 
 def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
@@ -55,4 +57,5 @@ _out_argument.give_out_keyword(globals(), _out_argument.SPECIAL_FUNCTIONS_WITH_O
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
            "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
            "xlogy", "i0", "i0e", "i1", "i1e", "multigammaln", "polygamma",
-           *_BESSEL_AND_POLYNOMIALS, "ndtr", "log_ndtr", "ndtri", "erfcx", "xlog1py", "zeta"]
+           *_BESSEL_AND_POLYNOMIALS, "ndtr", "log_ndtr", "ndtri", "erfcx", "xlog1py", "zeta",
+           "gammainc", "gammaincc"]

@@ -22,6 +22,7 @@ from . import diagonal_fill as DF
 from . import functions as F
 from . import histogram_functions as HI
 from . import householder as HH
+from . import incomplete_gamma_functions as IG
 from . import index_functions as IF
 from . import indexing_functions as IX
 from . import infinity_predicates as IP
@@ -554,6 +555,8 @@ class TensorMethods:
     # deprecated out-of-place resizes (deprecated_resizing.py); a fixed-size nonzero
     resize, resize_as = DR.resize, DR.resize_as
     nonzero_static = NZS.nonzero_static
+    # the regularised incomplete gamma functions (incomplete_gamma_functions.py)
+    igamma, igammac = IG.igamma, IG.igammac
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

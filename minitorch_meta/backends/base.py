@@ -59,10 +59,14 @@ elementwise (NumPy broadcasting)
                                 ``erfinv``, ``lgamma``, ``digamma`` and ``trigamma``
                                 (``polygamma(1, x)``), ``i0``, ``i0e``, ``i1`` and ``i1e``,
                                 ``erfcx``, ``ndtr``, ``log_ndtr`` and ``ndtri``
-                                are SciPy's ``special`` functions
-                                of those names, on floating-point arrays; ``signbit`` too;
-                                ``zeta`` is SciPy's too (Hurwitz's, PyTorch's domain
-                                rules), on two floating-point arrays of one dtype;
+                                compute what SciPy's ``special`` functions of those
+                                names do (this library's own kernels, ``xp_special.py``
+                                and its siblings), on floating-point arrays; ``signbit``
+                                too; ``zeta`` is Hurwitz's (PyTorch's domain rules),
+                                ``igamma``/``igammac`` the regularised lower/upper
+                                incomplete gamma functions ``P(a, x)``/``Q(a, x)``
+                                (PyTorch's values at 0, inf and outside the domain),
+                                each on two floating-point arrays of one dtype;
                                 ``left_shift``/``right_shift`` take shifts in
                                 [0, bits) only, ``gcd``/``lcm`` integers, ``nextafter``
                                 floats)
@@ -282,7 +286,7 @@ BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "bitwise_and", "bitwise_or", "bitwise_xor",
           "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin",
           "left_shift", "right_shift", "gcd", "lcm", "nextafter",
-          "zeta")
+          "zeta", "igamma", "igammac")
 
 
 class Backend:

@@ -32,6 +32,7 @@ from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_householder import HouseholderKernels
+from .xp_incomplete_gamma import incomplete_gamma
 from .xp_ldl import LdlKernels
 from .xp_linalg import LinalgKernels
 from .xp_lu import LuKernels
@@ -99,6 +100,9 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         self._unary.update({name: self._special_kernel(name, xp_normal)
                             for name in ("erfcx", "ndtr", "log_ndtr", "ndtri")})
         self._binary.update({"zeta": self._float64_kernel(zeta_kernel)})
+        self._binary.update({name: self._float64_kernel(
+            lambda xp, a, x, upper=upper: incomplete_gamma(xp, a, x, self.erf, upper))
+            for name, upper in (("igamma", False), ("igammac", True))})
         self._binary.update({
             "arctan2": xp.arctan2, "hypot": xp.hypot, "logaddexp": xp.logaddexp,
             "logaddexp2": xp.logaddexp2, "copysign": xp.copysign, "fmax": xp.fmax,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..factories import as_tensor
+from ..incomplete_gamma_functions import gammainc
 from ..type_info import finfo
 from ..variate_functions import _standard_gamma
 from . import constraints
@@ -59,6 +60,13 @@ class Gamma(ExponentialFamily):
             self._validate_sample(value)
         return (self.concentration.xlogy(self.rate) + (self.concentration - 1).xlogy(value)
                 - self.rate * value - self.concentration.lgamma())
+
+    def cdf(self, value):
+        """``P(concentration, rate * value)`` (``special.gammainc``), as PyTorch's: not
+        differentiable in ``concentration`` (asking raises NotImplementedError)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return gammainc(self.concentration, self.rate * value)
 
     def entropy(self):
         c = self.concentration

@@ -77,6 +77,13 @@ CASES = [
     Case("chi2_log_prob_entropy", lambda T, F, k, v: D(T).Chi2(k).log_prob(v)
          + D(T).Chi2(k).entropy() + _moments(D(T).Chi2(k)),
          [Arg(S, "positive"), Arg(S, "positive")]),
+    # cdf: differentiable in rate and value (PyTorch has no gradient in concentration)
+    Case("gamma_cdf", lambda T, F, c, r, v: D(T).Gamma(c * 3, r).cdf(v * 2),
+         [Arg(S, "positive", grad=False), Arg(S, "positive"), Arg(S, "positive")]),
+    Case("gamma_cdf_number_rate", lambda T, F, c, v: D(T).Gamma(c, 2.0).cdf(v),
+         [Arg((4,), "positive", grad=False), Arg((2, 4), "positive")]),
+    Case("chi2_cdf", lambda T, F, k, v: D(T).Chi2(k * 4).cdf(v * 3),
+         [Arg(S, "positive", grad=False), Arg(S, "positive")]),
     # KL
     Case("kl_gamma_gamma", lambda T, F, a, b, c, d: D(T).kl_divergence(
         D(T).Gamma(a, b), D(T).Gamma(c, d)), [Arg(S, "positive")] * 4),
@@ -306,6 +313,11 @@ ERRORS = [
     lambda T: D(T).Chi2(2.0).log_prob(T.tensor([-1.0, 1.0])),
     lambda T: D(T).kl_divergence(D(T).Binomial(3, 0.5), D(T).Binomial(4, 0.5)),
     lambda T: D(T).kl_divergence(D(T).Gamma(1.0, 1.0), D(T).Cauchy(0.0, 1.0)),
+    lambda T: D(T).Gamma(1.0, 1.0).cdf(T.tensor([-1.0, 1.0])),
+    lambda T: D(T).Chi2(2.0).cdf(T.tensor(-0.5)),
+    lambda T: D(T).Gamma(1.0, 1.0).cdf(0.5),
+    lambda T: D(T).Gamma(T.tensor([1.0, 2.0], requires_grad=True), 1.0).cdf(
+        T.tensor([0.5, 1.0])).sum().backward(),
 ]
 
 
@@ -343,6 +355,11 @@ def test_errors_are_torchs_type_and_text(call):
                                  D(T).Gamma(1.0, 1.0)),
     lambda T: D(T).kl_divergence(D(T).Pareto(1.0, T.tensor([0.5, 2.0])),
                                  D(T).Gamma(1.0, 1.0)),
+    lambda T: D(T).Gamma(T.tensor([0.5, 3.0, 200.0]), 2.0).cdf(T.tensor([0.0, 1.5, 100.0])),
+    lambda T: D(T).Gamma(T.tensor([0.5, 3.0]), 2.0, validate_args=False).cdf(
+        T.tensor([-1.0, float("inf")])),
+    lambda T: D(T).Chi2(T.tensor([1.0, 4.0], dtype=T.float64)).cdf(T.tensor([2.0, 4.0])),
+    lambda T: D(T).Gamma(2.0, 3.0).cdf(T.tensor(0.25)),
 ])
 def test_edge_values_match_torch(build):
     ours, theirs = build(mt), build(pytest.importorskip("torch"))
