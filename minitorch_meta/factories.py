@@ -18,7 +18,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .ops.elementwise import _finite_range
-from .tensor import Tensor
+from .tensor import Tensor, c_ordered
 
 
 def _sizes(size) -> tuple:
@@ -340,7 +340,7 @@ def _in_format(input: Tensor, made: Tensor, memory_format, requires_grad: bool,
                values: bool = True) -> Tensor:
     """A ``*_like`` factory's tensor ``made`` laid out as ``memory_format`` asks of
     ``input`` (``preserve_format`` by default: as ``input`` is), then ``requires_grad``."""
-    if memory_format is not None or not input._backend.is_contiguous(input._data):
+    if memory_format is not None or not c_ordered(input):
         from .memory_format_functions import like
 
         made = like(input, made, memory_format, values)

@@ -42,10 +42,6 @@ def clone(tensor, memory_format=None):
     """A copy of ``tensor`` laid out as ``memory_format`` (``preserve_format`` by default:
     dense strides are kept, others keep their order of dims), ``CloneBackward0``."""
     memory_format = formats.check_memory_format("clone", memory_format, formats.preserve_format)
-    if memory_format is formats.contiguous_format or (
-            memory_format is formats.preserve_format
-            and tensor._backend.is_contiguous(tensor._data)):
-        return Clone()(tensor)  # the common case: the kernel's C-ordered copy
     return _copy(tensor, formats.strides_for(memory_format, tuple(tensor.shape),
                                              tensor.stride()))
 
@@ -69,9 +65,9 @@ def copy_to(tensor, backend, dtype, memory_format):
     if same and (memory_format is formats.preserve_format
                  or is_contiguous(tensor, memory_format)):
         return tensor
+    # (given even when C-ordered: a dtype conversion may keep other strides, NumPy's
+    # astype keeps an expanded dim's stride-0 order)
     strides = formats.strides_for(memory_format, shape, tensor.stride())
-    if strides == contiguous_strides(shape):
-        strides = None  # what every copy kernel gives
     return ToCopy(target=backend, dtype=dtype, strides=strides)(tensor)
 
 

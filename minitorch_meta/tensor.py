@@ -368,7 +368,7 @@ class Tensor(TensorMethods):
         dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
         from .backends.registry import get_backend
 
-        if memory_format is not None or not self._backend.is_contiguous(self._data):
+        if memory_format is not None or not c_ordered(self):
             from .memory_format_functions import copy_to
 
             return copy_to(self, get_backend(device), dtype, memory_format)
@@ -422,7 +422,7 @@ class Tensor(TensorMethods):
         """A copy (``CloneBackward0``) laid out as ``memory_format``: by default
         ``preserve_format``, which keeps the strides of a dense tensor (a channels-last one
         stays channels-last) and the order of the dims of others."""
-        if memory_format is None and self._backend.is_contiguous(self._data):
+        if memory_format is None and c_ordered(self):
             return Clone()(self)  # the common case, without looking at formats
         from .memory_format_functions import clone
 
@@ -725,6 +725,15 @@ def _overlapping_write_deprecated(op: str) -> str:
     return (f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
             "performing this operation. This also applies to advanced indexing e.g. "
             f"{example}")
+
+
+def c_ordered(tensor: Tensor) -> bool:
+    """Whether ``tensor``'s strides are surely C-ordered ones, so that a copy kernel's
+    result keeps them (``preserve_format``): contiguous, with no size-1 or empty dim, whose
+    strides may be others in a contiguous tensor (a channels-last ``(N, C, 1, 1)`` one)."""
+    data = tensor._data
+    shape = data.shape
+    return tensor._backend.is_contiguous(data) and 1 not in shape and 0 not in shape
 
 
 def is_tensor(obj) -> bool:
