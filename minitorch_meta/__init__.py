@@ -777,5 +777,26 @@ from .predicates import is_distributed  # noqa: E402
 
 __all__ += ["get_device_module", "is_distributed", "set_default_tensor_type"]
 
+# memory formats and layouts (memory_formats.py, memory_format_functions.py)
+from .memory_format_functions import empty_permuted  # noqa: E402
+from .memory_formats import (  # noqa: E402
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_coo,
+    sparse_csc,
+    sparse_csr,
+    strided,
+)
+
+__all__ += ["channels_last", "channels_last_3d", "contiguous_format", "empty_permuted",
+            "layout", "memory_format", "preserve_format", "sparse_bsc", "sparse_bsr",
+            "sparse_coo", "sparse_csc", "sparse_csr", "strided"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -18,7 +18,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .ops.elementwise import _finite_range
-from .tensor import Tensor
+from .tensor import Tensor, c_ordered
 
 
 def _sizes(size) -> tuple:
@@ -40,6 +40,14 @@ def _finish(array, backend, requires_grad: bool) -> Tensor:
     return t
 
 
+def _check_layout(function: str, layout) -> None:
+    """Refuse a layout other than ``torch.strided`` (see ``memory_formats.check_layout``)."""
+    if layout is not None:
+        from .memory_formats import check_layout
+
+        check_layout(function, layout)
+
+
 def _setup(dtype, device, default=None):
     """The dtype (else ``default``, else the default floating-point dtype, read now) and the
     backend of ``device``."""
@@ -50,26 +58,37 @@ def _setup(dtype, device, default=None):
     return dtype, get_backend(to_device(device))
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """An uninitialised tensor (on meta: a shape only, whatever the size)."""
+def empty(*size, dtype=None, layout=None, device=None, requires_grad: bool = False,
+          pin_memory: bool = False, memory_format=None) -> Tensor:
+    """An uninitialised tensor (on meta: a shape only, whatever the size), laid out as
+    ``memory_format`` (``contiguous_format`` by default; ``channels_last`` for a 4-D one)."""
+    _check_layout("empty", layout)
     dtype, backend = _setup(dtype, device)
-    return _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
+    made = _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
+    if memory_format is None:
+        return made
+    from .memory_format_functions import empty as in_format
+
+    return in_format(made, memory_format)
 
 
-def full(size, fill_value: Number, *, dtype=None, device=None,
+def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
          requires_grad: bool = False) -> Tensor:
+    _check_layout("full", layout)
     default = None if isinstance(fill_value, float) else (  # None: the default float dtype
         dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def zeros(*size, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+    _check_layout("zeros", layout)
     dtype, backend = _setup(dtype, device)
     return _finish(backend.full(_sizes(size), 0, dtype), backend, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def ones(*size, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+    _check_layout("ones", layout)
     dtype, backend = _setup(dtype, device)
     return _finish(backend.full(_sizes(size), 1, dtype), backend, requires_grad)
 
@@ -105,18 +124,22 @@ def _matrix_size(name: str, position: int, value) -> int:
     return int(value)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(*size, generator=None, dtype=None, layout=None, device=None,
+          requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1)."""
     dtype, backend = _setup(dtype, device)
     _require_float("rand", dtype)
+    _check_layout("rand", layout)
     rng = generator._for(backend) if generator is not None else None
     return _finish(backend.uniform(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randn(*size, generator=None, dtype=None, layout=None, device=None,
+          requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     dtype, backend = _setup(dtype, device)
     _require_float("randn", dtype)
+    _check_layout("randn", layout)
     rng = generator._for(backend) if generator is not None else None
     return _finish(backend.normal(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
 
@@ -267,34 +290,61 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array, get_backend(to_device("cpu")))
 
 
-def _like(input: Tensor, dtype, device, requires_grad: bool) -> dict:
-    """The keyword arguments of a ``*_like`` factory: ``input``'s dtype and device by default."""
+def _like(input: Tensor, dtype, device, requires_grad: bool, layout=None,
+          function: str = "") -> dict:
+    """The keyword arguments of a ``*_like`` factory: ``input``'s dtype and device by default
+    (``layout``: only ``torch.strided``)."""
+    _check_layout(function, layout)
     return {"dtype": dtype or input.dtype, "device": device or input.device,
             "requires_grad": requires_grad}
 
 
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return empty(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+def empty_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    made = empty(tuple(input.shape), **_like(input, dtype, device, False, layout, "empty_like"))
+    return _in_format(input, made, memory_format, requires_grad, values=False)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return zeros(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+def zeros_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    made = zeros(tuple(input.shape), **_like(input, dtype, device, False, layout, "zeros_like"))
+    return _in_format(input, made, memory_format, requires_grad)
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return ones(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+def ones_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    made = ones(tuple(input.shape), **_like(input, dtype, device, False, layout, "ones_like"))
+    return _in_format(input, made, memory_format, requires_grad)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return full(tuple(input.shape), fill_value, **_like(input, dtype, device, requires_grad))
+def full_like(input: Tensor, fill_value, *, dtype=None, layout=None, device=None,
+              requires_grad=False, memory_format=None) -> Tensor:
+    made = full(tuple(input.shape), fill_value,
+                **_like(input, dtype, device, False, layout, "full_like"))
+    return _in_format(input, made, memory_format, requires_grad)
 
 
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return rand(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+def rand_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    made = rand(tuple(input.shape), **_like(input, dtype, device, False, layout, "rand_like"))
+    return _in_format(input, made, memory_format, requires_grad)
 
 
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad=False) -> Tensor:
-    return randn(tuple(input.shape), **_like(input, dtype, device, requires_grad))
+def randn_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    made = randn(tuple(input.shape), **_like(input, dtype, device, False, layout, "randn_like"))
+    return _in_format(input, made, memory_format, requires_grad)
+
+
+def _in_format(input: Tensor, made: Tensor, memory_format, requires_grad: bool,
+               values: bool = True) -> Tensor:
+    """A ``*_like`` factory's tensor ``made`` laid out as ``memory_format`` asks of
+    ``input`` (``preserve_format`` by default: as ``input`` is), then ``requires_grad``."""
+    if memory_format is not None or not c_ordered(input):
+        from .memory_format_functions import like
+
+        made = like(input, made, memory_format, values)
+    return made.requires_grad_(True) if requires_grad else made
 
 
 def new_options(tensor: Tensor, name: str, size: tuple, dtype, device,

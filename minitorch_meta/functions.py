@@ -530,8 +530,10 @@ def squeeze(input, dim: int | tuple | None = None):
     return layout.Squeeze(dim=dim)(input)
 
 
-def clone(input):
-    return layout.Clone()(input)
+def clone(input, *, memory_format=None):
+    """A copy of ``input`` (``CloneBackward0``) laid out as ``memory_format``
+    (``preserve_format`` by default); see ``Tensor.clone``."""
+    return input.clone(memory_format=memory_format)
 
 
 def equal(input, other) -> bool:

@@ -93,21 +93,23 @@ def multinomial(input, num_samples: int, replacement: bool = False, *,
 
 
 def randint_like(input, low: int = 0, high: int | None = None, *, generator=None, dtype=None,
-                 device=None, requires_grad: bool = False) -> Tensor:
-    """Uniform integers in ``[low, high)`` in a tensor of ``input``'s shape, dtype and
-    device unless given: ``randint_like(x, 10)`` or ``randint_like(x, 3, 10)``.
+                 layout=None, device=None, requires_grad: bool = False,
+                 memory_format=None) -> Tensor:
+    """Uniform integers in ``[low, high)`` in a tensor of ``input``'s shape, dtype, device
+    and layout (``memory_format``) unless given: ``randint_like(x, 10)`` or
+    ``randint_like(x, 3, 10)``.
 
     Raises:
         RuntimeError: ``low >= high``.
     """
-    from .factories import _finish, _like, _setup
+    from .factories import _finish, _in_format, _like, _setup
 
     if high is None:
         low, high = 0, low
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
-    options = _like(input, dtype, device, requires_grad)
+    options = _like(input, dtype, device, requires_grad, layout, "randint_like")
     dtype, backend = _setup(options["dtype"], options["device"])
     array = backend.integers(tuple(input.shape), low, high, dtype, _rng(generator, backend))
-    return _finish(array, backend, requires_grad)
+    return _in_format(input, _finish(array, backend, False), memory_format, requires_grad)

@@ -3,13 +3,14 @@ strides asked for.
 
 The memory is one flat buffer just long enough for the farthest element
 (``1 + sum((size - 1) * stride)``, none when a size is 0), viewed with the ``as_strided``
-kernel, so ``stride()`` reports what was asked and the tensor's memory is really laid out
-so (a ``(2, 3)`` tensor with strides ``(1, 2)`` is column-major). Meta tensors have no
-memory: they report a C-ordered array's strides, as every meta tensor does.
+kernel (``empty_strided``), so ``stride()`` reports what was asked and the tensor's memory
+is really laid out so (a ``(2, 3)`` tensor with strides ``(1, 2)`` is column-major). Meta
+tensors have no memory but remember the strides.
 """
 
 from __future__ import annotations
 
+from .memory_formats import check_layout
 from .ops.shapes import int_tuple_argument
 
 
@@ -20,7 +21,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None,
     as on an ``expand`` view).
 
     Shape:
-        ``size``; ``stride()`` is ``stride`` (on cpu and cuda).
+        ``size``; ``stride()`` is ``stride``.
 
     Raises:
         TypeError: ``size`` or ``stride`` is not a sequence of ints.
@@ -34,12 +35,9 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None,
     size = int_tuple_argument("empty_strided", "size", 1, size)
     stride = int_tuple_argument("empty_strided", "stride", 2, stride)
     _check(size, stride)
+    check_layout("empty_strided", layout)
     dtype, backend = _setup(dtype, device)
-    if not backend.stores_data:
-        return _finish(backend.empty(size, dtype), backend, requires_grad)
-    span = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
-    memory = backend.empty((span,), dtype)
-    return _finish(backend.as_strided(memory, size, stride), backend, requires_grad)
+    return _finish(backend.empty_strided(size, stride, dtype), backend, requires_grad)
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, layout=None, device=None,

@@ -24,6 +24,7 @@ from .functions import mul as _mul
 from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
+from .memory_formats import contiguous_format
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
 from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim
@@ -358,13 +359,21 @@ class Tensor(TensorMethods):
 
     # -- moves and conversions -------------------------------------------------------
     def to(self, *args, **kwargs) -> Tensor:
-        """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``."""
+        """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``;
+        ``memory_format=`` lays the copy out so (``preserve_format`` by default: a copy
+        keeps a non-C-ordered tensor's layout)."""
+        memory_format = kwargs.pop("memory_format", None) if kwargs else None
         device, dtype = _parse_to(args, kwargs)
         device = self.device if device is None else to_device(device)
         dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
+        from .backends.registry import get_backend
+
+        if memory_format is not None or not c_ordered(self):
+            from .memory_format_functions import copy_to
+
+            return copy_to(self, get_backend(device), dtype, memory_format)
         if device == self.device and dtype is self._dtype:
             return self
-        from .backends.registry import get_backend
         from .ops.layout import ToCopy
 
         return ToCopy(target=get_backend(device), dtype=dtype)(self)
@@ -409,18 +418,30 @@ class Tensor(TensorMethods):
             return tensor_type.type_name(self._dtype, self.device)
         return tensor_type.convert(self, dtype)
 
-    def clone(self) -> Tensor:
-        return Clone()(self)
+    def clone(self, *, memory_format=None) -> Tensor:
+        """A copy (``CloneBackward0``) laid out as ``memory_format``: by default
+        ``preserve_format``, which keeps the strides of a dense tensor (a channels-last one
+        stays channels-last) and the order of the dims of others."""
+        if memory_format is None and c_ordered(self):
+            return Clone()(self)  # the common case, without looking at formats
+        from .memory_format_functions import clone
 
-    def is_contiguous(self) -> bool:
-        """Whether the data is C-contiguous in the logical order of the dimensions.
+        return clone(self, memory_format)
+
+    def is_contiguous(self, *, memory_format=contiguous_format) -> bool:
+        """Whether the data is C-contiguous in the logical order of the dimensions, or laid
+        out as ``memory_format`` (``torch.channels_last``: NHWC memory of an NCHW tensor).
 
         False for views such as ``t()`` or ``x[:, ::2]``, and for the convolution and
         pooling outputs, which are NCHW views of channels-last memory (as PyTorch's
-        ``channels_last`` tensors are). Always True on meta, which has no storage, and after
-        ``expand``, which copies (docs/differences.md).
+        ``channels_last`` tensors are). On meta, True unless the tensor was made in another
+        memory format (docs/differences.md).
         """
-        return self._backend.is_contiguous(self._data)
+        if memory_format is contiguous_format:
+            return self._backend.is_contiguous(self._data)
+        from .memory_format_functions import is_contiguous
+
+        return is_contiguous(self, memory_format)
 
     def stride(self, dim: int | None = None):
         """The step in memory, in elements, between neighbours along each dimension (a
@@ -444,9 +465,39 @@ class Tensor(TensorMethods):
                              "dimensions")
         return strides[normalize_dim("stride", int(dim), len(strides))]
 
-    def contiguous(self) -> Tensor:
-        """This tensor if ``is_contiguous()``, else a C-ordered copy (``CloneBackward0``)."""
-        return self if self.is_contiguous() else Clone()(self)
+    def contiguous(self, *, memory_format=contiguous_format) -> Tensor:
+        """This tensor if ``is_contiguous(memory_format=...)``, else a copy laid out so
+        (``CloneBackward0``): C-ordered by default, channels-last for ``channels_last``.
+
+        Raises:
+            RuntimeError: ``channels_last`` for a tensor that is not 4-D
+                (``channels_last_3d``: 5-D), ``preserve_format`` for a tensor that is not
+                contiguous (PyTorch's messages).
+        """
+        if memory_format is contiguous_format:
+            return self if self._backend.is_contiguous(self._data) else Clone()(self)
+        from .memory_format_functions import contiguous
+
+        return contiguous(self, memory_format)
+
+    def dim_order(self, *, ambiguity_check=False) -> tuple:
+        """The dims from the outermost to the innermost in memory: ``(0, 1, 2, 3)`` for a
+        C-ordered 4-D tensor, ``(0, 2, 3, 1)`` for a channels-last one.
+
+        Raises:
+            RuntimeError: ``ambiguity_check=True`` and several orders fit (a size-1 dim,
+                equal strides), or a list of formats and not exactly one of them fits.
+        """
+        from .memory_format_functions import dim_order
+
+        return dim_order(self, ambiguity_check=ambiguity_check)
+
+    @property
+    def layout(self):
+        """``torch.strided``: every tensor here is dense (there are no sparse tensors)."""
+        from .memory_formats import strided
+
+        return strided
 
     def data_ptr(self) -> int:
         """The memory address of the first element (0 on meta). A view's is its base's plus
@@ -664,6 +715,15 @@ def _overlapping_write_deprecated(op: str) -> str:
     return (f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
             "performing this operation. This also applies to advanced indexing e.g. "
             f"{example}")
+
+
+def c_ordered(tensor: Tensor) -> bool:
+    """Whether ``tensor``'s strides are surely C-ordered ones, so that a copy kernel's
+    result keeps them (``preserve_format``): contiguous, with no size-1 or empty dim, whose
+    strides may be others in a contiguous tensor (a channels-last ``(N, C, 1, 1)`` one)."""
+    data = tensor._data
+    shape = data.shape
+    return tensor._backend.is_contiguous(data) and 1 not in shape and 0 not in shape
 
 
 def is_tensor(obj) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .memory_formats import contiguous_format
+
 if TYPE_CHECKING:  # (tensor_methods.py imports this module: no import of tensor.py here)
     from .tensor import Tensor
 
@@ -83,7 +85,7 @@ def copy_of(name: str):
 def _copied(view: Tensor, name: str) -> Tensor:
     """A contiguous copy of ``view``, its graph node named as PyTorch names ``name``'s:
     the view's node's name + ``_copy`` (``SqueezeBackward1_copy``), or ``NAMES[name]``."""
-    copy = view.clone()
+    copy = view.clone(memory_format=contiguous_format)  # (clone's default keeps strides)
     if copy.grad_fn is not None:
         copy.grad_fn.show_as(NAMES.get(name) or f"{view.grad_fn.name()}_copy")
     return copy

@@ -20,6 +20,10 @@ Kernels (all positional arguments are backend arrays unless named otherwise):
 
 creation and transfer
     empty(shape, dtype) / full(shape, value, dtype) / arange(start, end, step, dtype)
+    empty_strided(shape, strides, dtype)   an uninitialised array of ``shape`` whose
+                                elements lie ``strides`` (in elements, non-negative) apart
+                                in its own memory, so that ``strides(a)`` gives them back
+                                (memory formats; meta keeps them too)
     asarray(data, dtype)        Python data or a NumPy array -> array on this device
     to_numpy(a)                 array -> NumPy array on the host (for .numpy(), .cpu())
     uniform(shape, low, high, dtype, generator) / normal(shape, mean, std, dtype, generator)
@@ -307,6 +311,7 @@ class Backend:
 
     # Every kernel listed above; a subclass overrides them all.
     def empty(self, shape, dtype): self._missing("empty")
+    def empty_strided(self, shape, strides, dtype): self._missing("empty_strided")
     def full(self, shape, value, dtype): self._missing("full")
     def arange(self, start, end, step, dtype): self._missing("arange")
     def asarray(self, data, dtype): self._missing("asarray")

@@ -49,6 +49,19 @@ class MetaArray:
         raise MetaDataError(f"cannot convert a meta array to NumPy: {HOW_TO_GET_DATA}")
 
 
+class StridedMetaArray(MetaArray):
+    """A meta array that remembers strides (in elements) other than C-ordered ones: what
+    ``empty_strided`` makes, for the memory formats (``channels_last``) and
+    ``empty_strided``. A subclass, so plain meta arrays stay two slots small; an op's
+    output is a plain MetaArray again (docs/differences.md)."""
+
+    __slots__ = ("element_strides",)
+
+    def __init__(self, shape, dtype, strides):
+        super().__init__(shape, dtype)
+        self.element_strides = tuple(strides)
+
+
 class MetaBackend(Backend):
     """Shape-only arrays; see the module docstring."""
 
@@ -61,6 +74,9 @@ class MetaBackend(Backend):
 
     def empty(self, shape, dtype):
         return MetaArray(shape, dtype.numpy)
+
+    def empty_strided(self, shape, strides, dtype):
+        return StridedMetaArray(shape, dtype.numpy, strides)
 
     def full(self, shape, value, dtype):
         return MetaArray(shape, dtype.numpy)
@@ -114,11 +130,18 @@ class MetaBackend(Backend):
 
     def is_contiguous(self, a):
         # No storage, so no layout to be scattered: a meta array counts as the C-ordered
-        # array it would become when materialised (docs/differences.md).
-        return True
+        # array it would become when materialised (docs/differences.md), unless it was made
+        # with other strides (a memory format).
+        if a.__class__ is MetaArray:
+            return True
+        from ..memory_formats import contiguous_format, is_contiguous_as
+
+        return is_contiguous_as(contiguous_format, a.shape, a.element_strides)
 
     def strides(self, a):
-        return contiguous_strides(a.shape)  # as is_contiguous: the C-ordered array it stands for
+        if a.__class__ is MetaArray:  # the C-ordered array it stands for, as is_contiguous
+            return contiguous_strides(a.shape)
+        return a.element_strides
 
     def has_internal_overlap(self, a):
         return False  # no memory, so nothing shared (meta's strides are C-ordered ones)

@@ -170,6 +170,11 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def empty(self, shape, dtype):
         return self.xp.empty(shape, dtype.numpy)
 
+    def empty_strided(self, shape, strides, dtype):
+        # One flat block just long enough for the farthest element, viewed with the strides
+        span = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+        return self.as_strided(self.xp.empty((span,), dtype.numpy), shape, strides)
+
     def full(self, shape, value, dtype):
         return self.xp.full(shape, value, dtype.numpy)
 

@@ -411,13 +411,17 @@ class Module:
 
     def to(self, *args, **kwargs) -> Module:
         """Move and/or cast parameters and buffers: ``to(device)``, ``to(dtype)``, both, or
-        ``to(tensor)``. Only floating-point tensors change dtype.
+        ``to(tensor)``. Only floating-point tensors change dtype. ``memory_format=`` lays
+        out the 4-D and 5-D ones so (``torch.channels_last``: convolution weights).
 
         Raises:
-            TypeError: a non-floating-point dtype.
+            TypeError: a non-floating-point dtype, a ``memory_format`` that is not one.
+            RuntimeError: ``channels_last`` with a 5-D parameter (PyTorch's rank error).
             MetaDataError: the module is on meta (use ``to_empty`` instead).
         """
-        device, dtype = _parse_to(args, dict(kwargs))
+        kwargs = dict(kwargs)
+        memory_format = kwargs.pop("memory_format", None)
+        device, dtype = _parse_to(args, kwargs)
         if dtype is not None:
             from .. import dtypes
 
@@ -426,7 +430,15 @@ class Module:
                 raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                                 f"got desired dtype={dtype}")
 
+        if memory_format is not None:
+            from ..memory_formats import check_memory_format
+
+            check_memory_format("to", memory_format)
+
         def convert(t: Tensor) -> Tensor:
+            if memory_format is not None and t.dim() in (4, 5):  # PyTorch's rule
+                return t.to(device=device, dtype=dtype if t.is_floating_point() else None,
+                            memory_format=memory_format)
             return t.to(device=device, dtype=dtype if t.is_floating_point() else None)
 
         return self._move(convert, device)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..autograd.indexed_gradient import IndexedGradient
+from ..memory_formats import copy_with_strides
 from . import shapes
 from .function import Function
 from .graph_backward import gradient_node_name
@@ -327,6 +328,9 @@ class ToCopy(Function):
     """
 
     op_name, backward_name = "to", "ToCopyBackward0"
+    #: the copy's strides (a memory format's, see ``memory_format_functions.copy_to``);
+    #: None: C-ordered, or as the dtype conversion leaves them
+    strides = None
 
     def infer(self, x):
         return x.shape, self.dtype
@@ -340,7 +344,10 @@ class ToCopy(Function):
         if source.stores_data and target.stores_data:
             array = x._data if source is target else target.asarray(source.to_numpy(x._data), None)
             array = target.astype(array, self.dtype) if array.dtype != self.dtype.numpy else array
-            if array is x._data:
+            if self.strides is not None and (array is x._data
+                                             or target.strides(array) != self.strides):
+                array = copy_with_strides(target, array, self.strides, self.dtype)
+            elif array is x._data:
                 array = target.copy(array)
         else:
             if source.stores_data is False and target.stores_data:
@@ -349,7 +356,8 @@ class ToCopy(Function):
 
                 raise MetaDataError(f"cannot copy a meta tensor to '{target.device}': "
                                     f"{HOW_TO_GET_DATA}")
-            array = target.empty(tuple(x.shape), self.dtype)
+            array = (target.empty(tuple(x.shape), self.dtype) if self.strides is None
+                     else target.empty_strided(tuple(x.shape), self.strides, self.dtype))
         # A copy into an integer or bool dtype has no gradient, as in PyTorch.
         if is_grad_enabled() and x.requires_grad and self.dtype.is_floating_point:
             self.backend = target
@@ -381,12 +389,17 @@ class Clone(Function):
     """
 
     op_name, backward_name = "clone", "CloneBackward0"
+    #: the copy's strides (a memory format's, see ``memory_format_functions``); None: the
+    #: copy kernel's C-ordered ones
+    strides = None
 
     def infer(self, x):
         return x.shape, x.dtype
 
     def forward(self, backend, x):
-        return backend.copy(x)
+        if self.strides is None:
+            return backend.copy(x)
+        return copy_with_strides(backend, x, self.strides, dtypes.from_numpy(x.dtype))
 
     def backward(self, backend, gy):
         return (gy,)
