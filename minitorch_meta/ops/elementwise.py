@@ -782,9 +782,8 @@ def _number(op: str, name: str, value):
     if value is None:
         return None
     return _python_number(
-        value, f"{op}(): tensor bounds are not supported by minitorch_meta ({name} is a Tensor); "
-               "pass a Python number, or use torch.maximum(input, min) for a tensor min and "
-               "torch.minimum(input, max) for a tensor max",
+        value, f"{op}(): {name} is a Tensor: this op takes number bounds; torch.{op} sends "
+               "tensor bounds to ClampTensor (ops/clamp_tensor.py)",
         f"{op}(): expected {name} to be a number or None, got {{type}}")
 
 
