@@ -1,1 +1,0 @@
-"""The command line: ``python -m minitorch_meta {train,summary,bench} ...``."""

@@ -1,1 +1,0 @@
-"""Ops: each a ``Function`` with its shape rule, forward and backward side by side."""

@@ -1,1 +1,0 @@
-"""Tools built on the framework: the meta-device model summary, benchmarks."""
