@@ -83,9 +83,6 @@ class WorkerPool:
     def __iter__(self) -> WorkerPool:
         return self
 
-    def __len__(self) -> int:
-        raise TypeError("a DataLoader's worker iterator has no len(): take len(loader)")
-
     def __next__(self):
         while True:
             if not self._skip_to_live_task():
