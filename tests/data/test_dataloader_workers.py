@@ -303,9 +303,11 @@ def test_a_dead_worker_is_reported():
 # -- shutdown and persistent workers ----------------------------------------------------------
 
 def test_workers_end_when_the_pass_ends():
-    pids = set(DataLoader(Pids(), batch_size=None, **WORKERS))
+    iterator = iter(DataLoader(Pids(), batch_size=None, **WORKERS))
+    pids = set(iterator)  # the iterator lives on: its end stopped the workers
     assert len(pids) == 2 and os.getpid() not in pids
     assert _wait_gone(pids)
+    assert iterator.workers
 
 
 def test_workers_end_when_the_iterator_is_dropped_mid_pass():
