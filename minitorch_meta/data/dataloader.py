@@ -54,6 +54,12 @@ def permutation(size: int, generator: Generator | None) -> np.ndarray:
     return np.argsort(keys.numpy(), kind="stable")
 
 
+def draw_base_seed(generator: Generator | None) -> int:
+    """A base seed for a pass's workers: one int64 draw from ``generator`` (or the default
+    cpu one), as PyTorch draws it before the pass's order."""
+    return int(empty((), dtype=dtypes.int64).random_(generator=generator).item())
+
+
 class DataLoader:
     """Batches of a map-style or an iterable dataset, PyTorch's arguments in its order.
 
@@ -181,7 +187,7 @@ class DataLoader:
         """The seed of the workers' generators, drawn as PyTorch does at each new iterator
         (with or without workers; once for persistent workers): the order drawn next from
         the same generator is then the same whatever ``num_workers`` is."""
-        return int(empty((), dtype=dtypes.int64).random_(generator=self.generator).item())
+        return draw_base_seed(self.generator)
 
     def _batches_here(self, first_batch: int) -> Iterator:
         """The batches of one pass, built in the calling thread."""
