@@ -3,9 +3,10 @@
 
 A ``DataLoader`` over an ``IterableDataset`` has no sampler: it reads the dataset's
 iterator in order and groups ``batch_size`` samples per batch (the last one shorter
-unless ``drop_last``). Batches are built in the calling thread (there are no worker
-processes), so ``get_worker_info()`` is always None and an iterator that shards itself
-with it, as PyTorch's documentation shows, reads everything once.
+unless ``drop_last``). With worker processes each worker reads its own copy of the
+stream: an iterator that shards itself with ``get_worker_info()`` (worker_info.py), as
+PyTorch's documentation shows, reads each sample once; otherwise every worker gives the
+whole stream.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 
 from .dataset import Dataset
+from .worker_info import get_worker_info
+
+__all__ = ["ChainDataset", "IterableDataset", "check_loader_options", "get_worker_info",
+           "stream_batches"]
 
 
 class IterableDataset(Dataset):
@@ -62,12 +67,6 @@ def _require_iterable(dataset) -> None:
     if not isinstance(dataset, IterableDataset):
         raise AssertionError(f"ChainDataset only supports IterableDataset, got "
                              f"{type(dataset).__name__}")
-
-
-def get_worker_info() -> None:
-    """Information about the ``DataLoader`` worker process running this code: None, as in
-    PyTorch's main process, since our loader has no worker processes."""
-    return None
 
 
 def check_loader_options(shuffle, sampler, batch_sampler) -> None:

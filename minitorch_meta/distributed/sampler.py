@@ -30,7 +30,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..data.dataloader import permutation
+from ..data.dataloader import draw_base_seed, permutation
 from ..data.sampler import Sampler
 from ..random import Generator
 
@@ -96,6 +96,10 @@ class DistributedSampler(Sampler):
         if not self.shuffle:
             order = np.arange(size, dtype=np.int64)
         else:
+            if self.generator is not None:
+                # DataLoader draws its workers' base seed before each order: so do we,
+                # to draw the very order it draws from the same generator.
+                draw_base_seed(self.generator)
             generator = self.generator or Generator("cpu").manual_seed(self.seed + self.epoch)
             order = permutation(size, generator)
         if self.total_size <= size:

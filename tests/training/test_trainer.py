@@ -105,12 +105,12 @@ def test_unknown_dataset_is_refused(tmp_path):
 
 
 def test_a_resumed_epoch_does_not_build_the_batches_it_skips(idx_dataset, monkeypatch):
-    from minitorch_meta.data.dataloader import DataLoader
+    from minitorch_meta.data.fetcher import MapFetcher
 
     trainer = _trainer(idx_dataset)
     built = []
-    real_fetch = DataLoader._fetch
-    monkeypatch.setattr(DataLoader, "_fetch",
+    real_fetch = MapFetcher.__call__
+    monkeypatch.setattr(MapFetcher, "__call__",
                         lambda self, indices: built.append(len(indices)) or real_fetch(self,
                                                                                        indices))
     trainer.state.batches_done = 4  # of 6 batches an epoch
