@@ -52,12 +52,18 @@ def precision_to_scale_tril(precision):
     return solve_triangular(inverse_factor, identity, upper=False)
 
 
+def given_matrices(covariance_matrix, precision_matrix, scale_tril) -> list:
+    """``(name, matrix)`` for each of the three matrix parameters that is not None (a
+    distribution takes exactly one; each raises its own PyTorch error otherwise)."""
+    return [(name, value) for name, value in (("covariance_matrix", covariance_matrix),
+                                              ("precision_matrix", precision_matrix),
+                                              ("scale_tril", scale_tril))
+            if value is not None]
+
+
 def _one_matrix(covariance_matrix, precision_matrix, scale_tril):
     """The one matrix parameter given, with its name, or PyTorch's ValueError."""
-    given = [(name, value) for name, value in (("covariance_matrix", covariance_matrix),
-                                                ("precision_matrix", precision_matrix),
-                                                ("scale_tril", scale_tril))
-             if value is not None]
+    given = given_matrices(covariance_matrix, precision_matrix, scale_tril)
     if len(given) != 1:
         raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril "
                          "may be specified.")

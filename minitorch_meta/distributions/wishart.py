@@ -17,7 +17,7 @@ from . import constraints
 from .chi2 import Chi2
 from .constraints import all_true
 from .exp_family import ExponentialFamily
-from .multivariate_normal import ScaleTrilMatrices, precision_to_scale_tril
+from .multivariate_normal import ScaleTrilMatrices, given_matrices, precision_to_scale_tril
 from .utils import broadcast_shape, vec_to_tril_matrix
 
 _LOG_2 = math.log(2)
@@ -64,10 +64,7 @@ class Wishart(ScaleTrilMatrices, ExponentialFamily):
 
     def __init__(self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None,
                  validate_args=None):
-        given = [(name, matrix) for name, matrix in (("covariance_matrix", covariance_matrix),
-                                                      ("precision_matrix", precision_matrix),
-                                                      ("scale_tril", scale_tril))
-                 if matrix is not None]
+        given = given_matrices(covariance_matrix, precision_matrix, scale_tril)
         if len(given) != 1:
             raise AssertionError("Exactly one of covariance_matrix or precision_matrix or "
                                  "scale_tril may be specified.")
