@@ -389,7 +389,6 @@ class Argmax(Function):
             out = backend.reshape(out, (1,) * x.ndim)
         return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
 
-
     def _indices(self, backend, x, axis, keepdims):
         return backend.argmax(x, axis, keepdims)
 
