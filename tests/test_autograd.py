@@ -329,7 +329,7 @@ def test_grad_fn_names_documented_examples():
 def test_next_functions_lead_to_leaves():
     x = mt.rand(2, requires_grad=True)
     y = x * 2
-    (node,) = [n for n in y.grad_fn.next_functions if n is not None]
+    (node,) = [n for n, _ in y.grad_fn.next_functions if n is not None]
     assert node.name() == "torch::autograd::AccumulateGrad" and node.variable is x
 
 
@@ -364,3 +364,19 @@ def test_a_graph_that_saved_no_tensors_runs_backward_again_as_in_torch(build):
         y.backward()
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_next_functions_are_pytorchs_node_and_index_pairs(torch_ref):
+    """Graph walkers written for PyTorch (torchviz) unpack ``(node, input_nr)`` pairs."""
+    names = {}
+    for lib in (mt, torch_ref):
+        x = lib.ones(2, requires_grad=True)
+        w = lib.ones(2)  # needs no gradient: its edge is (None, 0)
+        y = (x * w).sum()
+        (mul, index), = y.grad_fn.next_functions
+        names[lib] = (index, mul.name(),
+                      [(type(n).__name__ if n is not None else None, i)
+                       for n, i in mul.next_functions])
+    assert names[mt] == names[torch_ref] == (
+        0, "MulBackward0", [("AccumulateGrad", 0), (None, 0)])
+    assert mt.ones(1, requires_grad=True)._accumulator().next_functions == ()

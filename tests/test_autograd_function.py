@@ -188,7 +188,7 @@ def test_grad_fn_is_the_ctx_named_after_the_class(device):
     assert y.grad_fn.factor == 2  # the ctx's own attributes
     assert not y.is_leaf and y.requires_grad
     # one edge per tensor argument (PyTorch lists none for the int), None for no gradient
-    assert y.grad_fn.next_functions == (x._accumulator(), None)
+    assert y.grad_fn.next_functions == ((x._accumulator(), 0), (None, 0))
     assert isinstance(y.grad_fn, mt.autograd.function.FunctionCtx)
 
 

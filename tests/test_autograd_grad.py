@@ -69,9 +69,9 @@ def test_only_the_part_of_the_graph_leading_to_the_inputs_runs():
     (ga,) = mt.autograd.grad(y, a)
     assert ga.tolist() == [2.0, 4.0]
     assert a.grad is None and b.grad is None
-    a_branch, b_branch = y.grad_fn.next_functions  # sums, which save no tensors
-    assert a_branch.next_functions[0]._freed  # a * a's saved tensors
-    assert not b_branch.next_functions[0]._freed  # b.exp()'s are kept
+    (a_branch, _), (b_branch, _) = y.grad_fn.next_functions  # sums: they save no tensors
+    assert a_branch.next_functions[0][0]._freed  # a * a's saved tensors
+    assert not b_branch.next_functions[0][0]._freed  # b.exp()'s are kept
 
 
 def test_inputs_get_gradients_of_their_own():

@@ -24,15 +24,15 @@ import threading
 from .anomaly_mode import _state as _anomaly_state
 from .anomaly_mode import checked_backward
 from .grad_mode import enable_grad, no_grad
+from .graph_node import GraphNode
 from .indexed_gradient import IndexedGradient
 from .slots import SLOT_MERGER, Slots
 
 
-class AccumulateGrad:
+class AccumulateGrad(GraphNode):
     """The graph node of a leaf tensor: adds incoming gradients into ``tensor.grad``."""
 
     __slots__ = ("variable", "_tensor_hooks", "_post_hooks")
-    next_functions = ()
 
     def __init__(self, variable):
         self.variable = variable
@@ -168,7 +168,7 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
             if grad is None:
                 # Every edge into this node carried no gradient (an op returned None for
                 # it): nothing to compute, but its inputs still wait on this edge.
-                input_grads = (None,) * len(node.next_functions)
+                input_grads = (None,) * len(node._next_nodes)
             elif timers or create_graph:
                 input_grads = _timed_step(timers, step, node, grad, grad_owned, retain_graph,
                                           anomaly)
@@ -179,7 +179,7 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
                 input_grads = checked_backward(node._backward, node, grad, retain_graph)
             else:
                 input_grads = node._backward(grad, retain_graph)
-            for next_node, g in zip(node.next_functions, input_grads):
+            for next_node, g in zip(node._next_nodes, input_grads):
                 if next_node is None or (needed is not None and next_node not in needed):
                     continue
                 if g is not None:
@@ -231,7 +231,7 @@ def _node_timers() -> tuple:
 
 def _leads_on(node, needed: set) -> bool:
     """Whether a gradient leaving ``node`` can reach a node in ``needed``."""
-    return any(n is not None and n in needed for n in node.next_functions)
+    return any(n is not None and n in needed for n in node._next_nodes)
 
 
 def _run_tensor_hooks(node, grad):
@@ -361,7 +361,7 @@ def _count_dependencies(start_nodes, needed=None) -> dict:
     starts = set(stack)
     while stack:
         node = stack.pop()
-        for next_node in node.next_functions:
+        for next_node in node._next_nodes:
             if next_node is None or (needed is not None and next_node not in needed):
                 continue
             count = dependencies.get(next_node)
@@ -382,7 +382,7 @@ def _nodes_leading_to(start_nodes, targets) -> set:
     seen = set(stack)
     while stack:
         node = stack.pop()
-        for next_node in node.next_functions:
+        for next_node in node._next_nodes:
             if next_node is None:
                 continue
             parents.setdefault(next_node, []).append(node)

@@ -24,6 +24,7 @@ from ..ops.shapes import broadcasts_to
 from ..versions import modified_error
 from .anomaly_mode import remember_trace
 from .grad_mode import enable_grad, is_grad_enabled, no_grad
+from .graph_node import GraphNode
 from .slots import SLOT_MERGER, Slots
 
 
@@ -62,17 +63,16 @@ def _check_tensors(error: type, what: str, values) -> None:
                             f"{type(value).__name__}: pass tensors (or None)")
 
 
-class BackwardCFunction(FunctionCtx):
+class BackwardCFunction(FunctionCtx, GraphNode):
     """The ``ctx`` of one call, and the graph node of its outputs (``<ClassName>Backward``).
 
-    Set when the call records: ``next_functions`` (one edge per tensor argument),
+    Set when the call records: ``_next_nodes`` (one edge per tensor argument),
     ``backend`` (how the engine adds the gradients arriving here), the specs of the
     arguments and outputs, and the versions of the saved tensors.
     """
 
     _forward_cls = None  # the Function subclass; set on each generated subclass
     _tensor_hooks = None  # Tensor.register_hook on the output whose grad_fn this is
-    next_functions = ()
     _freed = False
 
     def name(self) -> str:
@@ -206,16 +206,16 @@ def _sum_to(gradient, shape: tuple):
     return gradient.sum(dim=dims, keepdim=True).reshape(shape)
 
 
-class _OutputNode:
+class _OutputNode(GraphNode):
     """The ``grad_fn`` of one of several differentiable outputs: passes its gradient to the
     shared ``ctx`` tagged with the output's position. Other attributes read the ``ctx``'s
     (``y.grad_fn.saved_tensors``)."""
 
-    __slots__ = ("ctx", "position", "next_functions", "backend", "_tensor_hooks")
+    __slots__ = ("ctx", "position", "_next_nodes", "backend", "_tensor_hooks")
 
     def __init__(self, ctx: BackwardCFunction, position: int, backend):
         self.ctx, self.position, self.backend = ctx, position, backend
-        self.next_functions = (ctx,)
+        self._next_nodes = (ctx,)
         self._tensor_hooks = None
 
     def _backward(self, grad, retain_graph: bool) -> tuple:
@@ -296,7 +296,7 @@ def _record(ctx: BackwardCFunction, args: tuple, outputs: tuple) -> tuple:
     from ..ops.function import _edge
     from ..tensor import Tensor
 
-    ctx.next_functions = tuple(_edge(a) for a in args if isinstance(a, Tensor))
+    ctx._next_nodes = tuple(_edge(a) for a in args if isinstance(a, Tensor))
     remember_trace(ctx)
     ctx._input_specs = tuple(
         (tuple(a.shape), a.dtype, a.device, a.requires_grad) if isinstance(a, Tensor)

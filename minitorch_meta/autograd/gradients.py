@@ -256,5 +256,5 @@ def _leaves_of_dual_outputs(outputs, roots) -> list:
         seen.add(id(node))
         if isinstance(node, AccumulateGrad):
             leaves.append(node.variable)
-        stack.extend(node.next_functions)
+        stack.extend(node._next_nodes)
     return leaves

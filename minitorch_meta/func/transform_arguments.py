@@ -112,7 +112,7 @@ def depends_on_outer_graph(tensors: list, leaves: list, outer_grad_mode: bool) -
         variable = getattr(node, "variable", None)
         if variable is not None and id(variable) not in own:
             return True
-        stack.extend(node.next_functions)
+        stack.extend(node._next_nodes)
     return False
 
 

@@ -16,6 +16,7 @@ output gradients are known, with ``grad_input`` all None, as in PyTorch.
 
 from __future__ import annotations
 
+from ..autograd.graph_node import GraphNode
 from ..autograd.slots import SLOT_MERGER as _SLOT_MERGER
 from ..autograd.slots import Slots as _Slots
 from ..caller_warnings import warn_at_caller
@@ -105,13 +106,13 @@ class BackwardHook:
         return grad if isinstance(grad, Tensor) else Tensor._make(grad[0], grad[1])
 
 
-class _InputNode:
+class _InputNode(GraphNode):
     """Identity on one input: hands its gradient, tagged with its slot, to the gather node."""
 
-    __slots__ = ("slot", "next_functions", "backend", "_tensor_hooks")
+    __slots__ = ("slot", "_next_nodes", "backend", "_tensor_hooks")
 
     def __init__(self, slot: int, gather, backend):
-        self.slot, self.next_functions, self.backend = slot, (gather,), backend
+        self.slot, self._next_nodes, self.backend = slot, (gather,), backend
         self._tensor_hooks = None  # Tensor.register_hook on the tensor this node made
 
     def _backward(self, grad, retain_graph: bool):
@@ -121,15 +122,15 @@ class _InputNode:
         return _NODE_NAME
 
 
-class _GatherNode:
+class _GatherNode(GraphNode):
     """Runs the hooks once all input gradients are in, then passes them to the inputs."""
 
-    __slots__ = ("hook", "next_functions")
+    __slots__ = ("hook", "_next_nodes")
     backend = _SLOT_MERGER
     _tensor_hooks = None  # internal: no tensor has this node as its grad_fn
 
     def __init__(self, hook: BackwardHook, edges: tuple):
-        self.hook, self.next_functions = hook, edges
+        self.hook, self._next_nodes = hook, edges
 
     def _backward(self, slots: _Slots, retain_graph: bool):
         hook = self.hook
@@ -152,13 +153,13 @@ def _zeros_if_missing(grad, spec):
     return backend.full(shape, 0, dtype)
 
 
-class _OutputNode:
+class _OutputNode(GraphNode):
     """Identity on one output: records its gradient for the hooks and passes it on."""
 
-    __slots__ = ("slot", "hook", "next_functions", "backend", "_tensor_hooks")
+    __slots__ = ("slot", "hook", "_next_nodes", "backend", "_tensor_hooks")
 
     def __init__(self, slot: int, hook: BackwardHook, edge, backend):
-        self.slot, self.hook, self.next_functions, self.backend = slot, hook, (edge,), backend
+        self.slot, self.hook, self._next_nodes, self.backend = slot, hook, (edge,), backend
         self._tensor_hooks = None  # Tensor.register_hook on the tensor this node made
 
     def _backward(self, grad, retain_graph: bool):

@@ -230,7 +230,7 @@ class CtcLoss(Function):
         refusal = graph_backward.PyTorchRefusal(
             "torch::autograd::NotImplemented", RuntimeError,
             "derivative for aten::_ctc_loss_backward is not implemented", self.backend,
-            (_edge(grad),) + tuple(self.next_functions))
+            (_edge(grad),) + tuple(self._next_nodes))
         return graph_backward.refused_tensor(gx, self.backend, refusal), None
 
     def _beta(self, backend, lp_ext, ext, skip):

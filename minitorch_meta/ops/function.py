@@ -32,12 +32,13 @@ from types import MappingProxyType
 
 from ..autograd import AccumulateGrad
 from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph_node import GraphNode
 from ..errors import DeviceError
 from ..versions import modified_error
 from . import graph_backward
 
 
-class Function:
+class Function(GraphNode):
     op_name = "op"
     backward_name = "Backward0"
     #: hooks registered on the output tensor (``Tensor.register_hook``), run by the engine
@@ -156,7 +157,7 @@ class Function:
     def _record(self, backend, inputs) -> None:
         """Make this function the graph node of its output: edges to the inputs' nodes, and
         what the engine needs to know about each input. One pass over the inputs."""
-        if "next_functions" in self.__dict__:
+        if "_next_nodes" in self.__dict__:
             # a second recorded call would re-point the first output's node at the second
             # call's inputs: a silently wrong gradient (a bug in the op's caller)
             raise RuntimeError(f"{type(self).__name__} was called a second time while "
@@ -168,7 +169,7 @@ class Function:
             needs.append(t is not None and t.requires_grad)
             specs.append(None if t is None else (t._data.shape, t._dtype))
         self.backend = backend
-        self.next_functions = tuple(edges)
+        self._next_nodes = tuple(edges)
         self.needs_input_grad = tuple(needs)
         self.input_specs = tuple(specs)
         self._freed = False
@@ -280,7 +281,7 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
 
 
 _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
-                          "next_functions", "needs_input_grad", "input_specs", "_freed",
+                          "_next_nodes", "needs_input_grad", "input_specs", "_freed",
                           "_hyper", "ranks", "shown_as", "_anomaly_trace"})
 
 

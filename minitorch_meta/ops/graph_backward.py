@@ -25,6 +25,7 @@ import copy
 import re
 
 from ..autograd.engine import AccumulateGrad
+from ..autograd.graph_node import GraphNode
 from ..autograd.indexed_gradient import IndexedGradient
 
 
@@ -34,7 +35,7 @@ def input_tensor(node, position: int, array):
     tensor is then joined in the input's own dtype and cast by a recorded ``to``."""
     from ..tensor import Tensor
 
-    edge = node.next_functions[position]
+    edge = node._next_nodes[position]
     backend = node.backend
     if edge is None:  # no gradient wanted: a plain constant
         return Tensor._make(array, backend)
@@ -97,7 +98,7 @@ def once_differentiable(node, grad, retain_graph: bool) -> tuple:
         # have the shapes of different inputs
         if array is not None:
             stop = NotDifferentiableTwice(node.name(), backend,
-                                          (_edge_of(grad),) + tuple(node.next_functions))
+                                          (_edge_of(grad),) + tuple(node._next_nodes))
             array = Tensor._make(array, backend, True, stop)
         tensors.append(array)
     return tuple(tensors)
@@ -135,22 +136,22 @@ def meta_gradients(node, grad) -> tuple:
     """``node``'s gradients on a shape-only backend under ``create_graph``: meta tensors of
     the inputs' shapes, behind a ``MetaGradient`` node so that they can be differentiated
     again (to meta tensors of the right shapes, at any order)."""
-    return MetaGradient(node.backend, grad, node.next_functions, node.input_specs,
+    return MetaGradient(node.backend, grad, node._next_nodes, node.input_specs,
                         node.needs_input_grad).gradients()
 
 
-class MetaGradient:
+class MetaGradient(GraphNode):
     """The ``grad_fn`` of a gradient computed on meta (see ``meta_gradients``): a node
     whose own gradients are meta arrays of the shapes of what it depends on."""
 
     _tensor_hooks = None
 
-    def __init__(self, backend, grad, next_functions, input_specs, needs_input_grad):
+    def __init__(self, backend, grad, next_nodes, input_specs, needs_input_grad):
         self.backend = backend
         self.grad_spec = (grad._data.shape, grad._dtype)
-        self.next_functions = (_edge_of(grad),) + tuple(next_functions)
+        self._next_nodes = (_edge_of(grad),) + tuple(next_nodes)
         self.input_specs = (self.grad_spec,) + tuple(input_specs)
-        self.needs = (self.next_functions[0] is not None,) + tuple(needs_input_grad)
+        self.needs = (self._next_nodes[0] is not None,) + tuple(needs_input_grad)
         self.outputs = tuple(input_specs)
 
     def gradients(self) -> tuple:
@@ -173,7 +174,7 @@ class MetaGradient:
                      for spec, need in zip(self.input_specs, self.needs))
 
     def _backward_graph(self, grad, retain_graph: bool) -> tuple:
-        return MetaGradient(self.backend, grad, self.next_functions, self.input_specs,
+        return MetaGradient(self.backend, grad, self._next_nodes, self.input_specs,
                             self.needs).gradients()
 
 
@@ -195,7 +196,7 @@ def gradient_node_name(name: str) -> str:
     return _TRAILING_DIGITS.sub("", name) + "Backward0"
 
 
-class NotDifferentiableTwice:
+class NotDifferentiableTwice(GraphNode):
     """The ``grad_fn`` of a gradient whose op has no ``backward_graph``: reaching it in a
     backward raises, naming the op (``op``: its node's name), or with ``message``. Its
     edges lead to the op's inputs and to the incoming gradient's node, so
@@ -204,9 +205,9 @@ class NotDifferentiableTwice:
 
     _tensor_hooks = None
 
-    def __init__(self, op: str, backend, next_functions: tuple, message: str | None = None):
+    def __init__(self, op: str, backend, next_nodes: tuple, message: str | None = None):
         self.op, self.backend, self.message = op, backend, message
-        self.next_functions = next_functions
+        self._next_nodes = next_nodes
 
     def name(self) -> str:
         return gradient_node_name(self.op)
@@ -231,8 +232,8 @@ class PyTorchRefusal(NotDifferentiableTwice):
     it, shown under PyTorch's node name ``shown_as``: for the gradients that PyTorch
     computes but refuses to differentiate (``ctc_loss``'s, ``_standard_gamma_grad``)."""
 
-    def __init__(self, shown_as: str, error: type, message: str, backend, next_functions):
-        super().__init__(shown_as, backend, next_functions, message)
+    def __init__(self, shown_as: str, error: type, message: str, backend, next_nodes):
+        super().__init__(shown_as, backend, next_nodes, message)
         self.shown_as, self.error = shown_as, error
 
     def name(self) -> str:

@@ -362,7 +362,7 @@ class ToCopy(Function):
         if is_grad_enabled() and x.requires_grad and self.dtype.is_floating_point:
             self.backend = target
             self.source = source
-            self.next_functions = (x.grad_fn if x.grad_fn is not None else x._accumulator(),)
+            self._next_nodes = (x.grad_fn if x.grad_fn is not None else x._accumulator(),)
             self.needs_input_grad = (True,)
             self.input_specs = ((x.shape, x.dtype),)
             self._freed = False

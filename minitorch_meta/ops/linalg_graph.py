@@ -54,5 +54,5 @@ def refused_twice(node, array, grad, message: str):
     from ..tensor import Tensor
 
     stop = graph_backward.NotDifferentiableTwice(
-        node.name(), node.backend, (_edge(grad),) + tuple(node.next_functions), message)
+        node.name(), node.backend, (_edge(grad),) + tuple(node._next_nodes), message)
     return Tensor._make(array, node.backend, True, stop)

@@ -67,7 +67,7 @@ class StandardGamma(Function):
         refusal = graph_backward.PyTorchRefusal(
             "StandardGammaGradBackward0", NotImplementedError,
             "the derivative for '_standard_gamma_grad' is not implemented.", self.backend,
-            (self.next_functions[0], self))
+            (self._next_nodes[0], self))
         slope = standard_gamma_grad(self.backend, self.alpha, self.out)
         return (grad * graph_backward.refused_tensor(slope, self.backend, refusal),)
 

@@ -213,7 +213,7 @@ class ScatterReduce(Scatter):
         refusal = (f"{self.op_name}(): Double backward is unsupported for {src} when >1 zeros "
                    f"in {src} are scattered to the same position in self; differentiate "
                    f"{src}'s gradient no further, or keep such zeros apart")
-        node = _Refusal(self.name(), self.backend, (_edge(grad),) + tuple(self.next_functions),
+        node = _Refusal(self.name(), self.backend, (_edge(grad),) + tuple(self._next_nodes),
                         refusal)
         return Tensor._make(gsrc._data, self.backend, True, node)
 

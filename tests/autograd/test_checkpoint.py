@@ -82,7 +82,7 @@ def _graph_size(tensor) -> int:
         if node is None or node in seen:
             continue
         seen.add(node)
-        stack.extend(node.next_functions)
+        stack.extend(next_node for next_node, _ in node.next_functions)
     return len(seen)
 
 
@@ -95,7 +95,7 @@ def _held_arrays(tensor) -> set:
         if node is None or node in seen:
             continue
         seen.add(node)
-        stack.extend(node.next_functions)
+        stack.extend(next_node for next_node, _ in node.next_functions)
         values = list(getattr(node, "__dict__", {}).values())
         for value in list(values):
             if isinstance(value, (tuple, list)):

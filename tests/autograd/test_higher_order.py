@@ -180,7 +180,7 @@ def test_an_op_without_a_graph_formula_is_differentiable_once_then_raises():
     np.testing.assert_allclose(gx.detach().numpy(), plain[0].numpy())  # right values
     np.testing.assert_allclose(gx.detach().numpy(), (8 * x * w * w).detach().numpy())
     # PyTorch's naming: ConvolutionBackward0 gives ConvolutionBackwardBackward0
-    assert gx.grad_fn.next_functions[0].name() == "ScaledBackwardBackward0"
+    assert gx.grad_fn.next_functions[0][0].name() == "ScaledBackwardBackward0"
     with pytest.raises(NotImplementedError, match="the derivative of ScaledBackward0"):
         (gx.sum() + gw.sum()).backward()
 

@@ -130,4 +130,4 @@ def test_one_graph_node_between_output_and_input():
     and squeeze nodes: the output's node leads straight to the input's accumulator."""
     x = mt.randn(2, 3, 10, requires_grad=True)
     y = mF.conv1d(x, mt.randn(4, 3, 3))
-    assert type(y.grad_fn.next_functions[0]).__name__ == "AccumulateGrad"
+    assert type(y.grad_fn.next_functions[0][0]).__name__ == "AccumulateGrad"

@@ -193,6 +193,6 @@ def test_second_order_node_names_as_pytorch():
                          (mt.polygamma(2, x), torch.polygamma(2, t))):
         (g,) = mt.autograd.grad(ours.sum(), x, create_graph=True)
         (tg,) = torch.autograd.grad(theirs.sum(), t, create_graph=True)
-        names = [f.name() for f in g.grad_fn.next_functions if f is not None]
+        names = [f.name() for f, _ in g.grad_fn.next_functions if f is not None]
         their_names = [f.name() for f, _ in tg.grad_fn.next_functions if f is not None]
         assert set(their_names) <= set(names) | {"AccumulateGrad"}, (names, their_names)
