@@ -113,7 +113,9 @@ def vector_norm_cast(A, ord, dim, keepdim, dtype):
 
 def matrix_power(A, n: int):
     """``A`` multiplied by itself ``n`` times (``n`` < 0: its inverse's power; 0: the
-    identity), by repeated squaring as in PyTorch.
+    identity), by repeated squaring as in PyTorch. Any dtype that ``matmul`` takes, as in
+    PyTorch (so integers; bool only for ``n`` 0 and 1); a negative ``n`` needs floats
+    (``inv``'s error).
 
     Shape:
         ``(*, m, m)`` -> ``(*, m, m)``.
@@ -121,7 +123,7 @@ def matrix_power(A, n: int):
     from .factories import eye
     from .linalg import inv
 
-    shape = checks.square_shape("linalg.matrix_power", A)
+    shape = checks.square_shape("linalg.matrix_power", A, any_dtype=True)
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"linalg.matrix_power(): argument 'n' must be int, not "
                         f"{type(n).__name__}")

@@ -65,6 +65,7 @@ class Bmm(Function):
 
     def infer(self, a, b):
         require_same_dtypes(self.op_name, (("batch1", a), ("batch2", b)))
+        shapes.refuse_bool_product("bmm", a._dtype)
         return bmm_shape(self.op_name, a._data.shape, b._data.shape), a._dtype
 
     def forward(self, backend, a, b):
@@ -97,9 +98,13 @@ class ScaledSum(Function):
     names = ("input", "mat1", "mat2")
     saved_for_backward = ((1, 2), (2, 1))
     beta, alpha = 1, 1
+    #: PyTorch's kernel, named in its error for bool operands; None: bool works (``addr``).
+    bool_kernel = None
 
     def infer(self, bias, a, b):
         require_same_dtypes(self.op_name, zip(self.names, (bias, a, b)))
+        if self.bool_kernel is not None:
+            shapes.refuse_bool_product(self.bool_kernel, a._dtype)
         out = self.product_shape(a._data.shape, b._data.shape)
         if not shapes.broadcasts_to(bias._data.shape, out):
             raise shapes.ShapeRuntimeError(self.op_name, f"{self.names[0]} of shape "
@@ -164,6 +169,7 @@ class Baddbmm(ScaledSum):
 
     op_name, backward_name = "baddbmm", "BaddbmmBackward0"
     names = ("input", "batch1", "batch2")
+    bool_kernel = "baddbmm"
 
     def product_shape(self, a, b) -> tuple:
         return bmm_shape(self.op_name, a, b)
@@ -191,6 +197,7 @@ class Addbmm(ScaledSum):
 
     op_name, backward_name = "addbmm", "AddbmmBackward0"
     names = ("input", "batch1", "batch2")
+    bool_kernel = "addmm_impl_cpu_"
 
     def product_shape(self, a, b) -> tuple:
         return bmm_shape(self.op_name, a, b)[1:]
@@ -219,6 +226,7 @@ class Addmv(ScaledSum):
 
     op_name, backward_name = "addmv", "AddmvBackward0"
     names = ("input", "mat", "vec")
+    bool_kernel = "addmv_impl_cpu"
 
     def product_shape(self, a, v) -> tuple:
         if len(a) != 2 or len(v) != 1:

@@ -12,6 +12,16 @@ from .function import Function
 
 def _check_dtypes(op, a, b):
     shapes.require_same_dtype(op, "self", a._dtype, "mat2", b._dtype)
+    shapes.refuse_bool_product("addmm_impl_cpu_", a._dtype)
+
+
+def _matmul_kernel(ranks: tuple) -> str:
+    """The kernel PyTorch's ``matmul`` reaches for these operand ranks (named in its errors)."""
+    if ranks == (1, 1):
+        return "dot"
+    if ranks[1] >= 3:
+        return "bmm"
+    return "addmv_impl_cpu" if ranks == (2, 1) else "addmm_impl_cpu_"
 
 
 class Mm(Function):
@@ -57,6 +67,7 @@ class Mv(Function):
 
     def infer(self, a, v):
         shapes.require_same_dtype("mv", "self", a._dtype, "vec", v._dtype)
+        shapes.refuse_bool_product("addmv_impl_cpu", a._dtype)
         return shapes.mv_shape("mv", a._data.shape, v._data.shape), a._dtype
 
     def forward(self, backend, a, v):
@@ -95,6 +106,7 @@ class Dot(Function):
     def infer(self, a, b):
         op = self.op_name
         shapes.require_same_dtype(op, "self", a._dtype, self.other_name, b._dtype)
+        shapes.refuse_bool_product("dot", a._dtype)
         sa, sb = tuple(a._data.shape), tuple(b._data.shape)
         if len(sa) != 1 or len(sb) != 1:
             raise shapes.ShapeRuntimeError(op, f"1D tensors expected, but got {len(sa)}D "
@@ -190,6 +202,7 @@ class Matmul(Function):
     def infer(self, a, b):
         shapes.require_same_dtype("matmul", "self", a.dtype, "other", b.dtype)
         self.ranks = (len(a.shape), len(b.shape))
+        shapes.refuse_bool_product(_matmul_kernel(self.ranks), a.dtype)
         return shapes.matmul_shape(a.shape, b.shape), a.dtype
 
     @property

@@ -41,19 +41,23 @@ def check_dtype(op: str, tensor, half: bool = False) -> None:
                            f"Got {type_name(dtype)}")
 
 
-def matrix_shape(op: str, tensor, name: str = "A", half: bool = False) -> tuple:
+def matrix_shape(op: str, tensor, name: str = "A", half: bool = False,
+                 any_dtype: bool = False) -> tuple:
     """The shape of a float tensor of (batches of) matrices, at least 2-D (float16 allowed
-    when ``half``: see ``check_dtype``)."""
+    when ``half``: see ``check_dtype``; every dtype when ``any_dtype``, for the ops that
+    only multiply)."""
     shape = tuple(tensor._data.shape)
     if len(shape) < 2:
         raise ShapeRuntimeError(op, f"The input tensor {name} must have at least 2 dimensions.")
-    check_dtype(op, tensor, half)
+    if not any_dtype:
+        check_dtype(op, tensor, half)
     return shape
 
 
-def square_shape(op: str, tensor, name: str = "A") -> tuple:
-    """The shape of a float tensor of (batches of) square matrices."""
-    shape = matrix_shape(op, tensor, name)
+def square_shape(op: str, tensor, name: str = "A", any_dtype: bool = False) -> tuple:
+    """The shape of a float tensor (any tensor when ``any_dtype``) of (batches of) square
+    matrices."""
+    shape = matrix_shape(op, tensor, name, any_dtype=any_dtype)
     if shape[-1] != shape[-2]:
         raise ShapeRuntimeError(op, f"{name} must be batches of square matrices, but they are "
                                     f"{shape[-2]} by {shape[-1]} matrices")

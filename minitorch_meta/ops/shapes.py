@@ -261,6 +261,15 @@ def require_same_dtype(op: str, a_name: str, a, b_name: str, b) -> None:
                                  f"one with .to({a}) or .to({b})")
 
 
+def refuse_bool_product(kernel: str, dtype) -> None:
+    """PyTorch has no bool matrix products (its BLAS kernels take numbers): raise its error,
+    naming its kernel (``"addmm_impl_cpu_"``), where NumPy would compute a logical product."""
+    if dtype.numpy.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool': matrix products "
+                                  "take numbers; convert the operands first, e.g. with .int() "
+                                  "or .float()")
+
+
 def mm_shape(op: str, a, b) -> tuple:
     if len(a) == 2 and len(b) == 2 and a[1] == b[0]:  # fast path: the checks below pass
         return (a[0], b[1])
