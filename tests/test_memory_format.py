@@ -457,3 +457,39 @@ def test_meta_module_to_channels_last():
         conv = mt.nn.Conv2d(3, 4, 3)
     conv.to(memory_format=mt.channels_last)
     assert conv.weight.is_meta and conv.weight.stride() == (27, 1, 9, 3)
+
+
+GRAD_LAYOUT_LEAVES = {
+    "channels_last": lambda lib: lib.randn(2, 3, 4, 5).to(memory_format=lib.channels_last),
+    "transposed": lambda lib: lib.randn(3, 4).t(),
+    "strided, not dense": lambda lib: lib.randn(3, 4)[:, ::2],
+    "contiguous": lambda lib: lib.randn(3, 4),
+}
+
+
+@pytest.mark.parametrize("make", GRAD_LAYOUT_LEAVES.values(), ids=GRAD_LAYOUT_LEAVES)
+def test_a_leafs_grad_is_laid_out_as_pytorchs(make, torch_ref):
+    """PyTorch's layout contract: a new .grad takes its leaf's dense strides, and later
+    backwards (added in place there) keep them."""
+    strides = {}
+    for lib in (mt, torch_ref):
+        leaf = make(lib).detach().requires_grad_()
+        (leaf * 2).sum().backward()
+        first = leaf.grad.stride()
+        (leaf * 3).sum().backward()
+        strides[lib] = (first, leaf.grad.stride(), leaf.grad.tolist())
+    assert strides[mt] == strides[torch_ref]
+
+
+def test_a_channels_last_conv_weight_gets_a_channels_last_grad(device):
+    conv = mt.nn.Conv2d(3, 4, 3).to(device=device, memory_format=mt.channels_last)
+    conv(mt.randn(2, 3, 6, 6, device=device)).sum().backward()
+    assert conv.weight.grad.is_contiguous(memory_format=mt.channels_last)
+    assert conv.weight.grad.stride() == conv.weight.stride() == (27, 1, 9, 3)
+
+
+def test_grad_layout_on_meta():
+    leaf = mt.randn(2, 3, 4, 5, device="meta").to(memory_format=mt.channels_last)
+    leaf.requires_grad_()
+    (leaf * 2).sum().backward()
+    assert leaf.grad.stride() == (60, 1, 15, 3)

@@ -65,10 +65,28 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
         # Otherwise the incoming array may be shared (an add hands the same gradient to
         # both inputs) or a view of a saved buffer: the tensor gets its own copy, so
         # in-place updates of one .grad never touch another.
-        tensor.grad = tensor._wrap(grad_array if owned else backend.copy(grad_array))
+        if not backend.is_contiguous(tensor._data):
+            grad_array = _laid_out_as(tensor, grad_array)  # a copy, so owned
+        elif not owned:
+            grad_array = backend.copy(grad_array)
+        tensor.grad = tensor._wrap(grad_array)
     else:
-        tensor.grad._data = backend.binary("add", tensor.grad._data, grad_array)
+        grad = tensor.grad
+        summed = backend.binary("add", grad._data, grad_array)
+        # PyTorch adds in place, so a .grad keeps its layout (NumPy's add follows the
+        # operands' common order, C when they differ)
+        grad._data = summed if backend.is_contiguous(grad._data) else _laid_out_as(grad, summed)
     _run_post_accumulate_hooks(tensor)
+
+
+def _laid_out_as(tensor, grad_array):
+    """A copy of ``grad_array`` with ``tensor``'s strides when they are dense (a
+    channels-last or transposed leaf, or its ``.grad``), else with its order of dims:
+    PyTorch's layout contract for ``.grad``, so an optimizer's update walks both alike."""
+    from ..memory_formats import copy_with_strides, preserve_format, strides_for
+
+    strides = strides_for(preserve_format, tuple(tensor.shape), tensor.stride())
+    return copy_with_strides(tensor._backend, grad_array, strides, tensor._dtype)
 
 
 def accumulate_graph_into(tensor, grad) -> None:
