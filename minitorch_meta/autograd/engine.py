@@ -112,9 +112,11 @@ def _run_post_accumulate_hooks(tensor) -> None:
 
 
 class _RunState(threading.local):
-    """Per thread: whether the innermost backward running is limited to targets."""
+    """Per thread: whether the innermost backward running is limited to targets, and the
+    nodes that lead to them (``None``: every node's gradient is used)."""
 
     partial = False
+    needed = None
 
 
 _run_state = _RunState()
@@ -126,15 +128,27 @@ def is_partial_run() -> bool:
     return _run_state.partial
 
 
+def input_gradient_is_used(node, position: int) -> bool:
+    """Whether the backward running in this thread uses ``node``'s gradient for its input
+    ``position`` (PyTorch's ``should_compute_output``). Only for nodes whose backward
+    would otherwise refuse: ``autograd.grad(zeta(x, q), q)`` must not fail because the
+    derivative in ``x``, which nobody asked for, does not exist."""
+    needed = _run_state.needed
+    if needed is None:
+        return True
+    next_node = node._next_nodes[position]
+    return next_node is not None and next_node in needed
+
+
 def run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
         create_graph: bool = False) -> dict:
     """See ``_run``; records, for the nodes' backward, whether the run has targets."""
-    previous = _run_state.partial
+    previous = _run_state.partial, _run_state.needed
     _run_state.partial = targets is not None
     try:
         return _run(roots, retain_graph, targets, stop_at_targets, create_graph)
     finally:
-        _run_state.partial = previous
+        _run_state.partial, _run_state.needed = previous
 
 
 def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
@@ -157,6 +171,7 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
     step = _GRAPH_STEP if create_graph else _ARRAY_STEP
     add_grad, take_grad = step.add_grad, step.take_grad
     needed = None if targets is None else _nodes_leading_to([n for n, _ in roots], targets)
+    _run_state.needed = needed
     if needed is not None:
         roots = [(node, grad) for node, grad in roots if node in needed]
     dependencies = _count_dependencies([node for node, _ in roots], needed)

@@ -96,8 +96,11 @@ class Binary(Function):
         if len(specs) == 1:
             g = g_right if self.reflected else g_left
             return (_reduce(backend, g, specs[0]),)
-        return (_reduce(backend, g_left, specs[0]) if self.needs_input_grad[0] else None,
-                _reduce(backend, g_right, specs[1]) if self.needs_input_grad[1] else None)
+        # (a gradient may be None although needed: not used by this backward, see zeta)
+        need_left, need_right = self.needs_input_grad
+        return (_reduce(backend, g_left, specs[0]) if need_left and g_left is not None else None,
+                _reduce(backend, g_right, specs[1]) if need_right and g_right is not None
+                else None)
 
     #: ``grads_graph(grad)``: ``grads`` with tensor ops (see ``graph_backward.py``), from
     #: the operands as ``graph_operand`` gives them; None where an op has no such form
@@ -113,8 +116,10 @@ class Binary(Function):
         if len(specs) == 1:
             g = g_right if self.reflected else g_left
             return (reduce_to_input(g, specs[0]),)
-        return (reduce_to_input(g_left, specs[0]) if self.needs_input_grad[0] else None,
-                reduce_to_input(g_right, specs[1]) if self.needs_input_grad[1] else None)
+        need_left, need_right = self.needs_input_grad
+        return (reduce_to_input(g_left, specs[0]) if need_left and g_left is not None else None,
+                reduce_to_input(g_right, specs[1]) if need_right and g_right is not None
+                else None)
 
     def graph_operand(self, side: int, array):
         """The left (``side`` 0) or right (1) operand for ``grads_graph``: a tensor joined

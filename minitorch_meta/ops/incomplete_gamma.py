@@ -12,6 +12,7 @@ backward.
 
 from __future__ import annotations
 
+from ..autograd.engine import input_gradient_is_used
 from .trigonometric import FloatOnlyBinary
 
 
@@ -44,7 +45,7 @@ class Igamma(FloatOnlyBinary):
 
     def _check_needs(self):
         need_a, _ = self.operand_needs()
-        if need_a:
+        if need_a and input_gradient_is_used(self, 0):  # not when only x's is asked for
             raise NotImplementedError(
                 f"the derivative for '{self.op_name}: input' is not implemented.")
 

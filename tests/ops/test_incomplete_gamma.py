@@ -265,6 +265,21 @@ def test_no_gradient_in_a_as_pytorch(name):
     assert messages[0] == messages[1] == f"the derivative for '{name}: input' is not implemented."
 
 
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_gradient_in_x_alone_while_a_requires_grad(name, create_graph, device):
+    """Only the gradients asked for are computed, as in PyTorch: ``a``'s missing one is
+    not needed for ``autograd.grad(out, x)``."""
+    grads = []
+    for library, where in ((mt, device), (torch, "cpu")):
+        a = library.tensor([1.5, 2.0], dtype=library.float64, device=where, requires_grad=True)
+        x = library.tensor([0.5, 3.0], dtype=library.float64, device=where, requires_grad=True)
+        out = getattr(library, name)(a, x)
+        (gx,) = library.autograd.grad(out.sum(), x, create_graph=create_graph)
+        grads.append(gx.detach().cpu().numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12)
+
+
 def test_gradients_at_the_edges_as_pytorch(device):
     a = [1.0, 1.0, 0.5, 2.0, 3.0, 50.0, 1e-3, 1.0]
     x = [0.0, 1e-300, 1e-3, 0.0, 700.0, 50.0, 2.0, INF]

@@ -264,6 +264,23 @@ def test_zeta_has_no_gradient_in_x_as_pytorch(call):
     assert str(ours.value) == str(theirs.value) == "the derivative for 'zeta' is not implemented."
 
 
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_zeta_gradient_in_q_alone_while_x_requires_grad(create_graph, device):
+    """PyTorch computes only the gradients asked for: ``autograd.grad(z, q)`` works although
+    ``x`` requires a gradient that does not exist."""
+    got = {}
+    for lib in (mt, torch):
+        kwargs = {"device": device} if lib is mt else {}
+        x = lib.tensor([2.0, 3.0], dtype=lib.float64, requires_grad=True, **kwargs)
+        q = lib.tensor([1.0, 2.5], dtype=lib.float64, requires_grad=True, **kwargs)
+        z = lib.special.zeta(x, q)
+        (gq,) = lib.autograd.grad(z.sum(), q, retain_graph=True, create_graph=create_graph)
+        got[lib] = gq.detach().cpu().numpy()
+        with pytest.raises(NotImplementedError, match="the derivative for 'zeta'"):
+            lib.autograd.grad(z.sum(), (x, q))
+    np.testing.assert_allclose(got[mt], got[torch], rtol=1e-12)
+
+
 def test_spellings_and_out(device):
     x = mt.tensor([0.25, 0.5, 2.0], device=device)
     for name in UNARY + ["xlog1py", "zeta"]:
