@@ -42,9 +42,9 @@ def get_sharing_strategy() -> str:
 
 def set_sharing_strategy(new_strategy: str) -> None:
     """Choose the sharing strategy of this process (one of ``get_all_sharing_strategies()``)."""
-    if new_strategy not in SHARING_STRATEGIES:
-        raise ValueError(f"set_sharing_strategy(): expected one of "
-                         f"{sorted(SHARING_STRATEGIES)}, got {new_strategy!r}")
+    if new_strategy not in SHARING_STRATEGIES:  # PyTorch's exception type and words
+        raise AssertionError(f"invalid sharing strategy {new_strategy!r}, expected one of "
+                             f"{set(SHARING_STRATEGIES)}")
     _STRATEGY[0] = new_strategy
 
 
@@ -123,6 +123,11 @@ def _block_of(array):
 def shared_block(array) -> SharedBlock | None:
     block = _block_of(array)
     return block if isinstance(block, SharedBlock) else None
+
+
+def block_address(block) -> int:
+    """The address of the first byte of a mapping."""
+    return np.frombuffer(block, np.uint8, count=1).__array_interface__["data"][0]
 
 
 def mapped_filename(backend, array) -> str | None:
