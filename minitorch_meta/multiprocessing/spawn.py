@@ -17,7 +17,7 @@ from ..caller_warnings import warn_at_caller
 _GRACE_PERIOD = 5.0
 
 
-class ProcessException(Exception):
+class ProcessException(Exception):  # noqa: N818 - PyTorch's name
     """A process of ``spawn`` failed: ``error_index`` (its ``i``) and ``error_pid``."""
 
     def __init__(self, msg: str, error_index: int, error_pid: int):
