@@ -11,6 +11,11 @@ from tests.devices import tensor_device
 DEPRECATED = "TypedStorage is deprecated"
 
 
+def _on(framework, device):
+    """``device`` for our tensors; PyTorch, the reference, runs on the CPU."""
+    return device if framework is torch else "cpu"
+
+
 def _typed(tensor, framework):
     """``tensor.storage()``, asserting the once-per-process warning it gives first."""
     framework.storage._reset_warn_typed_storage_removal()
@@ -20,13 +25,14 @@ def _typed(tensor, framework):
 
 def test_untyped_storage_is_the_whole_block_of_bytes(device, torch_ref):
     for framework in (torch, torch_ref):
-        x = framework.arange(6, dtype=framework.float32, device=device)
+        where = _on(framework, device)
+        x = framework.arange(6, dtype=framework.float32, device=where)
         s = x.untyped_storage()
         view = x[2:]
         assert view.untyped_storage().data_ptr() == s.data_ptr() == x.data_ptr()
         assert view.untyped_storage().nbytes() == s.nbytes() == len(s) == s.size() == 24
         assert s.element_size() == 1
-        assert str(s.device) == str(tensor_device(device))
+        assert str(s.device) == str(tensor_device(where) if framework is torch else "cpu")
     ours = torch.arange(6, dtype=torch.float32, device=device).untyped_storage()
     theirs = torch_ref.arange(6, dtype=torch_ref.float32).untyped_storage()
     assert ours.tolist() == theirs.tolist()
@@ -38,7 +44,8 @@ def test_untyped_storage_is_the_whole_block_of_bytes(device, torch_ref):
 
 def test_storage_writes_reach_the_tensor(device, torch_ref):
     for framework in (torch, torch_ref):
-        x = framework.zeros(2, dtype=framework.int32, device=device)
+        where = _on(framework, device)
+        x = framework.zeros(2, dtype=framework.int32, device=where)
         s = x.untyped_storage()
         s[4] = 7
         s[0:2] = 300  # each byte modulo 256
@@ -153,28 +160,30 @@ def test_storage_type(dtype, torch_ref):
 
 def test_set_to_a_tensor_shares_its_memory(device, torch_ref):
     for framework in (torch, torch_ref):
-        x = framework.arange(6.0, device=device)
-        y = framework.zeros(3, device=device)
+        where = _on(framework, device)
+        x = framework.arange(6.0, device=where)
+        y = framework.zeros(3, device=where)
         assert y.set_(x) is y and y._version == 1
         assert y.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
         assert y.is_set_to(x) and x.is_set_to(y) and not x[1:].is_set_to(x)
         y[0] = 5
         assert x[0].item() == 5
-        assert not framework.zeros(2, device=device).is_set_to(framework.zeros(2, device=device))
+        assert not framework.zeros(2, device=where).is_set_to(framework.zeros(2, device=where))
 
 
 def test_set_to_a_storage(device, torch_ref):
     results = []
     for framework in (torch, torch_ref):
-        x = framework.arange(6.0, device=device)
-        z = framework.zeros(3, device=device)
+        where = _on(framework, device)
+        x = framework.arange(6.0, device=where)
+        z = framework.zeros(3, device=where)
         a = z.set_(x.untyped_storage(), 2, (2, 2), (1, 2)).tolist()
-        b = framework.zeros(1, device=device).set_(x.untyped_storage(), 2, (2, 2)).tolist()
-        c = framework.zeros(1, device=device).set_(
+        b = framework.zeros(1, device=where).set_(x.untyped_storage(), 2, (2, 2)).tolist()
+        c = framework.zeros(1, device=where).set_(
             source=x.untyped_storage(), storage_offset=1, size=(2,), stride=(2,)).tolist()
-        d = framework.zeros(2, dtype=framework.int32, device=device).set_(
+        d = framework.zeros(2, dtype=framework.int32, device=where).set_(
             x.untyped_storage()).tolist()
-        e = tuple(framework.zeros(2, device=device).set_().shape)
+        e = tuple(framework.zeros(2, device=where).set_().shape)
         results.append((a, b, c, d, e))
     assert results[0] == results[1]
 
