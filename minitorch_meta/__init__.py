@@ -424,7 +424,7 @@ _NO_JIT = ("module 'minitorch_meta' has no attribute 'jit': TorchScript is not o
 #: the subpackages ``__getattr__`` loads on first use, and its other names
 _LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                  "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                 "amp", "cpu", "accelerator", "profiler")
+                 "amp", "cpu", "accelerator", "profiler", "multiprocessing")
 _LAZY_NAMES = ("save", "load", "summary")
 
 
@@ -797,6 +797,27 @@ from .memory_formats import (  # noqa: E402
 __all__ += ["channels_last", "channels_last_3d", "contiguous_format", "empty_permuted",
             "layout", "memory_format", "preserve_format", "sparse_bsc", "sparse_bsr",
             "sparse_coo", "sparse_csc", "sparse_csr", "strided"]
+
+# storages, shared memory and memory-mapped files (storage.py, shared_memory.py)
+from .shared_memory import from_file  # noqa: E402
+from .storage import (  # noqa: E402
+    BoolStorage,
+    ByteStorage,
+    CharStorage,
+    DoubleStorage,
+    FloatStorage,
+    HalfStorage,
+    IntStorage,
+    LongStorage,
+    ShortStorage,
+    TypedStorage,
+    UntypedStorage,
+    is_storage,
+)
+
+__all__ += ["BoolStorage", "ByteStorage", "CharStorage", "DoubleStorage", "FloatStorage",
+            "HalfStorage", "IntStorage", "LongStorage", "ShortStorage", "TypedStorage",
+            "UntypedStorage", "from_file", "is_storage"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

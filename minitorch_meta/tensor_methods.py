@@ -44,7 +44,9 @@ from . import resizing as RZ
 from . import scatter_functions as SC
 from . import search_functions as SE
 from . import shape_functions as SF
+from . import shared_memory as SHM
 from . import statistics_functions as ST
+from . import storage as STO
 from . import strided_factories as SFA
 from . import strided_functions as SV
 from . import unique_functions as UF
@@ -557,6 +559,11 @@ class TensorMethods:
     nonzero_static = NZS.nonzero_static
     # the regularised incomplete gamma functions (incomplete_gamma_functions.py)
     igamma, igammac = IG.igamma, IG.igammac
+    # storages; shared and pinned memory (storage.py, shared_memory.py)
+    untyped_storage, storage, storage_type = STO.untyped_storage, STO.storage, STO.storage_type
+    set_, is_set_to, const_data_ptr = STO.set_, STO.is_set_to, STO.const_data_ptr
+    share_memory_, is_shared = SHM.share_memory_, SHM.is_shared
+    pin_memory, is_pinned = SHM.pin_memory, SHM.is_pinned
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -181,6 +181,9 @@ layout and indexing
                                 views holds from its start (cuda: the allocation, which
                                 CuPy's memory pool may round up; not on meta, which has no
                                 memory and whose views are not checked against any)
+    bitcast(a, dtype)           the memory of the 1-D C-contiguous ``a`` read as ``dtype``
+                                (no copy; its length scales by the ratio of the itemsizes):
+                                a storage's bytes as a tensor's elements and back (storage.py)
 convolution and pooling (NCHW logical layout; the physical layout is the backend's choice)
     conv2d(x, w, b, stride, padding, dilation, out_hw, for_backward, groups=1) -> (y, saved)
                                 (``saved`` may be None when ``for_backward`` is False;
@@ -396,6 +399,7 @@ class Backend:
     def categorical(self, weights, u): self._missing("categorical")
     def as_strided(self, a, shape, strides, offset=0): self._missing("as_strided")
     def storage_size(self, a): self._missing("storage_size")
+    def bitcast(self, a, dtype): self._missing("bitcast")
     def data_ptr(self, a): self._missing("data_ptr")
     def storage_offset(self, a): self._missing("storage_offset")
     def searchsorted(self, sorted_sequence, values, right): self._missing("searchsorted")

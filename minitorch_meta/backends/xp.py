@@ -413,6 +413,9 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
     def setitem(self, a, index, value):
         a[index] = value
 
+    def bitcast(self, a, dtype):
+        return a.view(dtype.numpy)
+
     def index_add(self, shape, index, values, dtype):
         out = self.xp.zeros(shape, dtype.numpy)
         if is_basic_index(index):

@@ -470,6 +470,12 @@ class Module:
         """Cast floating-point parameters and buffers to float16 (integer ones are kept)."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def share_memory(self) -> Module:
+        """Move every parameter, gradient and buffer into shared memory in place
+        (``Tensor.share_memory_``), so that processes started afterwards update the same
+        values (Hogwild training with ``torch.multiprocessing``)."""
+        return self._apply(lambda t: t.share_memory_())
+
     def to_empty(self, *, device, recurse: bool = True) -> Module:
         """Give every parameter and buffer new, uninitialised storage on ``device``.
 
