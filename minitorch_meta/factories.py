@@ -324,15 +324,17 @@ def full_like(input: Tensor, fill_value, *, dtype=None, layout=None, device=None
     return _in_format(input, made, memory_format, requires_grad)
 
 
-def rand_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
-    made = rand(tuple(input.shape), **_like(input, dtype, device, False, layout, "rand_like"))
+def rand_like(input: Tensor, *, generator=None, dtype=None, layout=None, device=None,
+              requires_grad=False, memory_format=None) -> Tensor:
+    made = rand(tuple(input.shape), generator=generator,
+                **_like(input, dtype, device, False, layout, "rand_like"))
     return _in_format(input, made, memory_format, requires_grad)
 
 
-def randn_like(input: Tensor, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
-    made = randn(tuple(input.shape), **_like(input, dtype, device, False, layout, "randn_like"))
+def randn_like(input: Tensor, *, generator=None, dtype=None, layout=None, device=None,
+               requires_grad=False, memory_format=None) -> Tensor:
+    made = randn(tuple(input.shape), generator=generator,
+                 **_like(input, dtype, device, False, layout, "randn_like"))
     return _in_format(input, made, memory_format, requires_grad)
 
 

@@ -56,12 +56,13 @@ def _copy(tensor, strides):
     return result
 
 
-def copy_to(tensor, backend, dtype, memory_format):
+def copy_to(tensor, backend, dtype, memory_format, copy: bool = False):
     """``Tensor.to`` for a ``memory_format`` or a tensor that is not C-ordered: ``tensor``
-    itself when nothing changes, else a ``ToCopyBackward0`` copy in the format."""
+    itself when nothing changes (unless ``copy``), else a ``ToCopyBackward0`` copy in the
+    format."""
     memory_format = formats.check_memory_format("to", memory_format, formats.preserve_format)
     shape = tuple(tensor.shape)
-    same = backend is tensor._backend and dtype is tensor._dtype
+    same = backend is tensor._backend and dtype is tensor._dtype and not copy
     if same and (memory_format is formats.preserve_format
                  or is_contiguous(tensor, memory_format)):
         return tensor

@@ -361,9 +361,10 @@ class Tensor(TensorMethods):
     def to(self, *args, **kwargs) -> Tensor:
         """``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(other_tensor)``;
         ``memory_format=`` lays the copy out so (``preserve_format`` by default: a copy
-        keeps a non-C-ordered tensor's layout)."""
+        keeps a non-C-ordered tensor's layout); ``copy=True`` copies even when nothing
+        changes (else this tensor itself is returned then)."""
         memory_format = kwargs.pop("memory_format", None) if kwargs else None
-        device, dtype = _parse_to(args, kwargs)
+        device, dtype, copy = _parse_to(args, kwargs)
         device = self.device if device is None else to_device(device)
         dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
         from .backends.registry import get_backend
@@ -371,8 +372,8 @@ class Tensor(TensorMethods):
         if memory_format is not None or not c_ordered(self):
             from .memory_format_functions import copy_to
 
-            return copy_to(self, get_backend(device), dtype, memory_format)
-        if device == self.device and dtype is self._dtype:
+            return copy_to(self, get_backend(device), dtype, memory_format, copy)
+        if device == self.device and dtype is self._dtype and not copy:
             return self
         from .ops.layout import ToCopy
 
@@ -753,12 +754,17 @@ def _rng(generator, tensor):
 
 
 def _parse_to(args, kwargs):
+    """``Tensor.to``'s arguments: ``(device, dtype, copy)``. After the device, dtype or
+    tensor, PyTorch takes ``non_blocking`` and ``copy`` positionally too (bools)."""
     device = kwargs.pop("device", None)
     dtype = kwargs.pop("dtype", None)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("copy", None)
+    flags = [kwargs.pop("non_blocking", False), kwargs.pop("copy", False)]
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+    if args and isinstance(args[-1], bool):  # (..., non_blocking[, copy]) given in order
+        given = [a for a in args if isinstance(a, bool)]
+        args = args[:len(args) - len(given)]
+        flags[:len(given)] = given
     for arg in args:
         if isinstance(arg, Tensor):
             device, dtype = arg.device, arg.dtype
@@ -768,7 +774,7 @@ def _parse_to(args, kwargs):
             device = arg if not isinstance(arg, int) else Device("cuda", arg)
         else:
             raise TypeError(f"to() expects a device, a dtype or a tensor, got {arg!r}")
-    return device, dtype
+    return device, dtype, bool(flags[1])
 
 
 def _prepare_index(index, tensor):

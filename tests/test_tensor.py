@@ -319,3 +319,47 @@ def test_numpy_asarray_of_an_element_of_a_vector():
     element = mt.arange(4)[2]
     assert np.asarray(element).shape == () and np.asarray(element).item() == 2
     assert np.asarray(mt.arange(4.0)[1], dtype=np.float64).dtype == np.float64
+
+
+TO_COPY_CALLS = {
+    "copy=True": lambda lib, x: x.to(copy=True),
+    "dtype, copy=True": lambda lib, x: x.to(lib.float32, copy=True),
+    "device, copy=True": lambda lib, x: x.to("cpu", copy=True),
+    "tensor, copy=True": lambda lib, x: x.to(x, copy=True),
+    "dtype, non_blocking, copy positionally": lambda lib, x: x.to(lib.float32, False, True),
+    "device, dtype, non_blocking, copy": lambda lib, x: x.to("cpu", lib.float32, False, True),
+    "copy=False": lambda lib, x: x.to(copy=False),
+    "dtype, non_blocking only": lambda lib, x: x.to(lib.float32, False),
+}
+
+
+@pytest.mark.parametrize("call", TO_COPY_CALLS.values(), ids=TO_COPY_CALLS)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_to_copies_when_asked_even_if_nothing_changes(call, transposed, torch_ref):
+    seen = {}
+    for lib in (mt, torch_ref):
+        x = lib.ones(3, 2).t() if transposed else lib.ones(2, 3)
+        y = call(lib, x)
+        y.add_(1)  # a copy leaves x alone; x itself changes
+        seen[lib] = (y is x, x.tolist(), y.stride())
+    assert seen[mt] == seen[torch_ref]
+
+
+def test_module_to_refuses_copy_as_pytorch(torch_ref):
+    with pytest.raises(RuntimeError, match="does not accept copy argument"):
+        torch_ref.nn.Linear(2, 2).to(copy=True)
+    with pytest.raises(RuntimeError, match="does not accept copy argument"):
+        mt.nn.Linear(2, 2).to(copy=True)
+
+
+@pytest.mark.parametrize("name", ["rand_like", "randn_like"])
+def test_random_like_factories_take_a_generator(name, device):
+    """``rand_like(x, generator=g)`` draws as ``rand(x.shape, generator=g)`` (PyTorch 2.13)."""
+    x = mt.ones(2, 3, device=device)
+    generator = mt.Generator(device=device).manual_seed(7)
+    drawn = getattr(mt, name)(x, generator=generator)
+    generator.manual_seed(7)
+    direct = getattr(mt, name.removesuffix("_like"))(2, 3, generator=generator, device=device)
+    assert drawn.tolist() == direct.tolist()
+    other = getattr(mt, name)(x, generator=mt.Generator(device=device).manual_seed(8))
+    assert drawn.tolist() != other.tolist()

@@ -421,7 +421,11 @@ class Module:
         """
         kwargs = dict(kwargs)
         memory_format = kwargs.pop("memory_format", None)
-        device, dtype = _parse_to(args, kwargs)
+        device, dtype, copy = _parse_to(args, kwargs)
+        if copy:  # the parameters are converted in place
+            raise RuntimeError(".to() does not accept copy argument: a module's parameters "
+                               "are converted in place; deep-copy the module first "
+                               "(copy.deepcopy) to keep the original")
         if dtype is not None:
             from .. import dtypes
 

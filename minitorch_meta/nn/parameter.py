@@ -127,7 +127,7 @@ class UninitializedTensorMixin:
     def to(self, *args, **kwargs) -> Tensor:
         """A placeholder of the same kind on another device or dtype (no data to copy), so
         that ``Module.to`` / ``double()`` / ``to_empty`` keep a lazy module lazy."""
-        device, dtype = _parse_to(args, dict(kwargs))
+        device, dtype, _ = _parse_to(args, dict(kwargs))
         return type(self)(self.requires_grad,
                           device=device if device is not None else self.device,
                           dtype=dtype if dtype is not None else self.dtype)
