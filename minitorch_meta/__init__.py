@@ -798,5 +798,19 @@ __all__ += ["channels_last", "channels_last_3d", "contiguous_format", "empty_per
             "layout", "memory_format", "preserve_format", "sparse_bsc", "sparse_bsr",
             "sparse_coo", "sparse_csc", "sparse_csr", "strided"]
 
+# PyTorch's native entry points of nn.functional ops (embedding_bag_function.py,
+# ctc_loss_function.py, grid_sampler_functions.py, norm_except_dim.py)
+from .ctc_loss_function import ctc_loss  # noqa: E402
+from .embedding_bag_function import embedding_bag  # noqa: E402
+from .grid_sampler_functions import (  # noqa: E402
+    affine_grid_generator,
+    grid_sampler,
+    grid_sampler_2d,
+)
+from .norm_except_dim import norm_except_dim  # noqa: E402
+
+__all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "grid_sampler",
+            "grid_sampler_2d", "norm_except_dim"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)
