@@ -812,5 +812,10 @@ from .norm_except_dim import norm_except_dim  # noqa: E402
 __all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "grid_sampler",
             "grid_sampler_2d", "norm_except_dim"]
 
+# the CPU default generator as an object (default_generator.py)
+from .default_generator import default_generator  # noqa: E402
+
+__all__ += ["default_generator"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)
