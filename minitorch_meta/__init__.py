@@ -818,6 +818,24 @@ from .storage import (  # noqa: E402
 __all__ += ["BoolStorage", "ByteStorage", "CharStorage", "DoubleStorage", "FloatStorage",
             "HalfStorage", "IntStorage", "LongStorage", "ShortStorage", "TypedStorage",
             "UntypedStorage", "from_file", "is_storage"]
+# PyTorch's native entry points of nn.functional ops (embedding_bag_function.py,
+# ctc_loss_function.py, grid_sampler_functions.py, norm_except_dim.py)
+from .ctc_loss_function import ctc_loss  # noqa: E402
+from .embedding_bag_function import embedding_bag  # noqa: E402
+from .grid_sampler_functions import (  # noqa: E402
+    affine_grid_generator,
+    grid_sampler,
+    grid_sampler_2d,
+)
+from .norm_except_dim import norm_except_dim  # noqa: E402
+
+__all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "grid_sampler",
+            "grid_sampler_2d", "norm_except_dim"]
+
+# the CPU default generator as an object (default_generator.py)
+from .default_generator import default_generator  # noqa: E402
+
+__all__ += ["default_generator"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

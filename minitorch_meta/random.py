@@ -18,11 +18,14 @@ from .device import to_device
 
 
 def manual_seed(seed: int) -> Generator:
-    """Seed every backend's default generator (cpu and cuda alike); returns the cpu one."""
+    """Seed every backend's default generator (cpu and cuda alike); returns the cpu one,
+    ``torch.default_generator``."""
+    from .default_generator import default_generator as cpu_generator
+
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"manual_seed expects an int, got {seed!r}")
     registry.set_seed(seed)
-    return default_generator()
+    return cpu_generator
 
 
 def seed() -> int:
@@ -39,9 +42,9 @@ def fresh_seed() -> int:
 
 
 def initial_seed() -> int:
-    """The seed of the default generators: the last ``manual_seed``'s or ``seed``'s, else
-    the one drawn at start-up."""
-    return registry.process_seed()
+    """The seed of the cpu default generator: the last ``manual_seed``'s or ``seed``'s
+    (``torch.default_generator``'s too), else the one drawn at start-up."""
+    return registry.get_backend(to_device("cpu")).generator_seed
 
 
 def get_rng_state():
