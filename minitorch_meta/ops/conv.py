@@ -36,12 +36,13 @@ def conv_padding(padding, kernel, dilation, stride, op: str = "conv2d") -> tuple
     if isinstance(padding, str):
         if padding == "valid":
             return (0, 0) * n
+        # ShapeErrors: a ValueError as nn.Conv2d's and a RuntimeError as F.conv2d's.
         if padding != "same":
-            raise ValueError(f"{op}: padding must be an int, a {'pair' if n == 2 else 'tuple'}, "
-                             f"'same' or 'valid', got {padding!r}")
+            raise ShapeError(op, f"padding must be an int, a {'pair' if n == 2 else 'tuple'}, "
+                                 f"'same' or 'valid', got {padding!r}")
         if stride != (1,) * n:
-            raise ValueError(f"{op}: padding='same' is not supported for strided convolutions "
-                             f"(stride={stride}); use stride=1 or an explicit padding")
+            raise ShapeError(op, f"padding='same' is not supported for strided convolutions "
+                                 f"(stride={stride}); use stride=1 or an explicit padding")
         sides = []
         for k, d in zip(kernel, dilation):
             total = d * (k - 1)
