@@ -106,9 +106,9 @@ class Conv2d(Function):
         ``H_out = conv_out_size(H, kH, stride, padding, dilation)`` (likewise W).
 
     Raises:
-        ShapeError: wrong ranks, channel mismatch, ``C_out`` not divisible by groups,
-            kernel larger than the padded input, non-positive stride, dilation or groups,
-            negative padding.
+        ShapeError: wrong ranks, channel mismatch, ``C_out`` not divisible by groups (or
+            below it), kernel larger than the padded input or empty, an empty spatial input
+            in a non-empty batch, non-positive stride, dilation or groups, negative padding.
         TypeError: groups not an int.
     """
 
@@ -125,6 +125,9 @@ class Conv2d(Function):
         (N, C), sizes = x.shape[:2], tuple(x.shape[2:])
         (O, C_w), kernel = w.shape[:2], tuple(w.shape[2:])
         groups = check_groups(op, self.groups)
+        if O < groups:
+            raise ShapeError(op, f"Given groups={groups}, expected weight to be at least {groups} "
+                                 f"at dimension 0, but got weight of shape {fmt(w.shape)}")
         if groups != 1:
             require_divisible_by_groups(op, w.shape, groups)
             if C != C_w * groups:
@@ -140,6 +143,12 @@ class Conv2d(Function):
                                  f"of weight {fmt(w.shape)}, but has shape {fmt(b.shape)}")
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
+        if N * C and min(sizes) == 0:
+            raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
+                                 f"input shape {fmt(x.shape)}")
+        if min(kernel) == 0:
+            raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
+                                 f"shape {fmt(w.shape)}")
         stride = ntuple(self.stride, dims, "stride")
         dilation = ntuple(self.dilation, dims, "dilation")
         shapes.require_positive(op, stride=stride, dilation=dilation)

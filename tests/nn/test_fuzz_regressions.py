@@ -44,3 +44,34 @@ def test_conv_padding_string_errors_are_runtime_errors(torch_ref, padding, strid
         L.tensor(x[0]), L.tensor(w[0]), stride=stride, padding=padding))
     with pytest.raises(ValueError):
         mt.nn.Conv2d(1, 1, 3, stride=stride, padding=padding)
+
+
+@pytest.mark.parametrize("fn, x_shape, w_shape, kwargs", [
+    ("conv2d", (2, 4, 3, 0), (4, 4, 1, 1), {"padding": 1}),   # empty input, non-empty batch
+    ("conv3d", (2, 3, 0, 4, 3), (3, 3, 1, 2, 3), {"padding": (1, 1, 0)}),
+    ("conv1d", (2, 4, 3), (4, 4, 0), {}),                     # a kernel of size 0
+    ("conv2d", (2, 4, 3, 3), (4, 4, 1, 0), {}),
+    ("conv3d", (2, 4, 3, 3, 3), (4, 4, 1, 0, 1), {}),
+    ("conv2d", (2, 4, 3, 3), (0, 4, 1, 1), {}),               # no output channels
+    ("conv2d", (2, 4, 3, 3), (0, 2, 1, 1), {"groups": 2}),
+])
+def test_conv_refuses_empty_geometries(torch_ref, any_device, fn, x_shape, w_shape, kwargs):
+    """An empty spatial input in a non-empty batch, an empty kernel and a weight without output
+    channels raise PyTorch's RuntimeError, on meta too (they were computed, or failed inside
+    NumPy's reshape)."""
+    def call(L, device="cpu"):
+        return getattr(L.nn.functional, fn)(L.zeros(x_shape, dtype=L.float64, device=device),
+                                            L.zeros(w_shape, dtype=L.float64, device=device),
+                                            **kwargs)
+    _same_error(torch_ref, call)
+    with pytest.raises(RuntimeError):
+        call(mt, any_device)
+
+
+def test_conv_of_an_empty_batch_with_an_empty_spatial_input(torch_ref, any_device):
+    """An empty batch still convolves an empty spatial input (into an empty output)."""
+    def call(L, device="cpu"):
+        return L.nn.functional.conv2d(L.zeros((0, 4, 3, 0), dtype=L.float64, device=device),
+                                      L.zeros((4, 4, 1, 1), dtype=L.float64, device=device),
+                                      padding=1)
+    assert tuple(call(mt, any_device).shape) == tuple(call(torch_ref).shape) == (0, 4, 5, 2)
