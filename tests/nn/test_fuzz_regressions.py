@@ -75,3 +75,26 @@ def test_conv_of_an_empty_batch_with_an_empty_spatial_input(torch_ref, any_devic
                                       L.zeros((4, 4, 1, 1), dtype=L.float64, device=device),
                                       padding=1)
     assert tuple(call(mt, any_device).shape) == tuple(call(torch_ref).shape) == (0, 4, 5, 2)
+
+
+# --- pooling --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spatial, kwargs", [(1, {"kernel_size": 4, "padding": 2}),
+                                             (2, {"kernel_size": 2, "padding": 1})])
+def test_max_unpool_into_an_empty_output(torch_ref, any_device, spatial, kwargs):
+    """Unpooling into an output plane of size 0 gives the empty output as PyTorch (it raised
+    "Found an invalid max index"), and a zero gradient (PyTorch's backward fails there)."""
+    shape = (1, 2) + (1,) * spatial
+    x, tx = _pair(torch_ref, "cpu" if any_device == "meta" else any_device, np.ones(shape),
+                  requires_grad=True)
+    if any_device == "meta":
+        x = mt.ones(shape, dtype=mt.float64, device="meta", requires_grad=True)
+    index = np.ones(shape, dtype=np.int64)
+    fn = f"max_unpool{spatial}d"
+    y = getattr(mt.nn.functional, fn)(x, mt.tensor(index, device=any_device), **kwargs)
+    ty = getattr(torch_ref.nn.functional, fn)(tx, torch_ref.tensor(index), **kwargs)
+    assert tuple(y.shape) == tuple(ty.shape) and y.numel() == 0
+    y.sum().backward()
+    assert tuple(x.grad.shape) == shape
+    if any_device != "meta":
+        assert not _host(x.grad).any()
