@@ -98,3 +98,23 @@ def test_max_unpool_into_an_empty_output(torch_ref, any_device, spatial, kwargs)
     assert tuple(x.grad.shape) == shape
     if any_device != "meta":
         assert not _host(x.grad).any()
+
+
+# --- embeddings -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("offsets, last", [([0, 0, 0], False), ([0, 0], True)])
+def test_embedding_bag_max_of_no_indices_backward(torch_ref, device, offsets, last):
+    """``embedding_bag(mode='max')`` of an empty input gives empty bags (zeros) and a zero
+    weight gradient, as PyTorch (its backward raised an IndexError), to second order too."""
+    weight = np.random.default_rng(0).standard_normal((3, 2))
+    w, tw = _pair(torch_ref, device, weight, requires_grad=True)
+    def call(L, w, device="cpu"):
+        return L.nn.functional.embedding_bag(
+            L.tensor([], dtype=L.int64, device=device), w,
+            L.tensor(offsets, device=device), mode="max", include_last_offset=last)
+    y, ty = call(mt, w, device), call(torch_ref, tw)
+    np.testing.assert_array_equal(_host(y), ty.detach().numpy())
+    (tg,) = torch_ref.autograd.grad(ty.sum(), tw)
+    for create_graph in (False, True):
+        (g,) = mt.autograd.grad(y.sum(), w, retain_graph=True, create_graph=create_graph)
+        np.testing.assert_array_equal(_host(g), tg.numpy())
