@@ -118,3 +118,16 @@ def test_embedding_bag_max_of_no_indices_backward(torch_ref, device, offsets, la
     for create_graph in (False, True):
         (g,) = mt.autograd.grad(y.sum(), w, retain_graph=True, create_graph=create_graph)
         np.testing.assert_array_equal(_host(g), tg.numpy())
+
+
+@pytest.mark.parametrize("fn, kwargs", [
+    ("adaptive_avg_pool1d", {"output_size": (1, 2)}),
+    ("max_pool1d", {"kernel_size": (2, 2)}),
+    ("max_pool1d", {"kernel_size": 2, "stride": (1, 1)}),
+    ("avg_pool1d", {"kernel_size": (2, 2)}),
+    ("avg_pool1d", {"kernel_size": 2, "padding": (0, 0)}),
+])
+def test_pool1d_sizes_of_two_ints_are_runtime_errors(torch_ref, fn, kwargs):
+    """A 1-D pooling's size given as two ints raises PyTorch's RuntimeError (a TypeError
+    before)."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(2, 2, 4), **kwargs))
