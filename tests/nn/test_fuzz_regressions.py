@@ -52,13 +52,15 @@ def test_conv_padding_string_errors_are_runtime_errors(torch_ref, padding, strid
     ("conv1d", (2, 4, 3), (4, 4, 0), {}),                     # a kernel of size 0
     ("conv2d", (2, 4, 3, 3), (4, 4, 1, 0), {}),
     ("conv3d", (2, 4, 3, 3, 3), (4, 4, 1, 0, 1), {}),
+    ("conv_transpose1d", (2, 4, 3), (4, 4, 0), {}),
+    ("conv_transpose2d", (2, 4, 3, 3), (4, 4, 0, 1), {}),
     ("conv2d", (2, 4, 3, 3), (0, 4, 1, 1), {}),               # no output channels
     ("conv2d", (2, 4, 3, 3), (0, 2, 1, 1), {"groups": 2}),
 ])
 def test_conv_refuses_empty_geometries(torch_ref, any_device, fn, x_shape, w_shape, kwargs):
-    """An empty spatial input in a non-empty batch, an empty kernel and a weight without output
-    channels raise PyTorch's RuntimeError, on meta too (they were computed, or failed inside
-    NumPy's reshape)."""
+    """An empty spatial input in a non-empty batch, an empty kernel (transposed convolutions
+    too) and a weight without output channels raise PyTorch's RuntimeError, on meta too (they
+    were computed, or failed inside NumPy's reshape)."""
     def call(L, device="cpu"):
         return getattr(L.nn.functional, fn)(L.zeros(x_shape, dtype=L.float64, device=device),
                                             L.zeros(w_shape, dtype=L.float64, device=device),
