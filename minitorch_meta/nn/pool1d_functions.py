@@ -24,10 +24,11 @@ def _with_height(op: str, input: Tensor, layout_error: str) -> Tensor:
 
 
 def _single(value, op: str, name: str) -> int:
-    """An int or a one-int tuple, as an int (PyTorch's ``_single`` for 1-D pooling)."""
+    """An int or a one-int tuple, as an int (PyTorch's ``_single`` for 1-D pooling); a tuple of
+    another length is PyTorch's RuntimeError (a ShapeError here)."""
     if isinstance(value, (tuple, list)) and len(value) != 1:
-        raise TypeError(f"{op}() {name} must be an int, list of ints or tuple of ints of size 1 "
-                        f"but got size {len(value)}")
+        raise ShapeError(op, f"{name} must be an int, list of ints or tuple of ints of size 1 "
+                             f"but got size {len(value)}")
     return ntuple(value, 1, name)[0]
 
 

@@ -36,12 +36,13 @@ def conv_padding(padding, kernel, dilation, stride, op: str = "conv2d") -> tuple
     if isinstance(padding, str):
         if padding == "valid":
             return (0, 0) * n
+        # ShapeErrors: a ValueError as nn.Conv2d's and a RuntimeError as F.conv2d's.
         if padding != "same":
-            raise ValueError(f"{op}: padding must be an int, a {'pair' if n == 2 else 'tuple'}, "
-                             f"'same' or 'valid', got {padding!r}")
+            raise ShapeError(op, f"padding must be an int, a {'pair' if n == 2 else 'tuple'}, "
+                                 f"'same' or 'valid', got {padding!r}")
         if stride != (1,) * n:
-            raise ValueError(f"{op}: padding='same' is not supported for strided convolutions "
-                             f"(stride={stride}); use stride=1 or an explicit padding")
+            raise ShapeError(op, f"padding='same' is not supported for strided convolutions "
+                                 f"(stride={stride}); use stride=1 or an explicit padding")
         sides = []
         for k, d in zip(kernel, dilation):
             total = d * (k - 1)
@@ -105,9 +106,9 @@ class Conv2d(Function):
         ``H_out = conv_out_size(H, kH, stride, padding, dilation)`` (likewise W).
 
     Raises:
-        ShapeError: wrong ranks, channel mismatch, ``C_out`` not divisible by groups,
-            kernel larger than the padded input, non-positive stride, dilation or groups,
-            negative padding.
+        ShapeError: wrong ranks, channel mismatch, ``C_out`` not divisible by groups (or
+            below it), kernel larger than the padded input or empty, an empty spatial input
+            in a non-empty batch, non-positive stride, dilation or groups, negative padding.
         TypeError: groups not an int.
     """
 
@@ -124,6 +125,9 @@ class Conv2d(Function):
         (N, C), sizes = x.shape[:2], tuple(x.shape[2:])
         (O, C_w), kernel = w.shape[:2], tuple(w.shape[2:])
         groups = check_groups(op, self.groups)
+        if O < groups:
+            raise ShapeError(op, f"Given groups={groups}, expected weight to be at least {groups} "
+                                 f"at dimension 0, but got weight of shape {fmt(w.shape)}")
         if groups != 1:
             require_divisible_by_groups(op, w.shape, groups)
             if C != C_w * groups:
@@ -139,6 +143,12 @@ class Conv2d(Function):
                                  f"of weight {fmt(w.shape)}, but has shape {fmt(b.shape)}")
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
+        if N * C and min(sizes) == 0:
+            raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
+                                 f"input shape {fmt(x.shape)}")
+        if min(kernel) == 0:
+            raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
+                                 f"shape {fmt(w.shape)}")
         stride = ntuple(self.stride, dims, "stride")
         dilation = ntuple(self.dilation, dims, "dilation")
         shapes.require_positive(op, stride=stride, dilation=dilation)

@@ -46,9 +46,9 @@ class ConvTranspose2d(Function):
 
     Raises:
         ShapeError: wrong ranks, channel mismatch, ``C_in`` not divisible by groups,
-            non-positive stride, dilation or groups, negative padding, ``output_padding``
-            not below stride or dilation, an empty spatial input in a non-empty batch, or an
-            output that would be empty.
+            an empty kernel, non-positive stride, dilation or groups, negative padding,
+            ``output_padding`` not below stride or dilation, an empty spatial input in a
+            non-empty batch, or an output that would be empty.
         TypeError: padding given as a string (PyTorch takes ints only here), groups not an
             int.
     """
@@ -84,6 +84,9 @@ class ConvTranspose2d(Function):
         if N * C and min(sizes) == 0:
             raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
                                  f"input shape {fmt(x.shape)}")
+        if min(kernel) == 0:
+            raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
+                                 f"shape {fmt(w.shape)}")
         out = tuple(transposed_out_size(*args)
                     for args in zip(sizes, kernel, stride, padding, dilation, output_padding))
         if min(out) < 0:  # an empty output is PyTorch's CPU result (its meta refuses it)

@@ -187,6 +187,8 @@ class EmbeddingBag(Function):
     def _max_backward(self, backend, gy):
         """Each bag's gradient to the row of its maximum, column by column."""
         n = self.flat.shape[0]
+        if n == 0:  # no index: every bag is empty, no row won a maximum
+            return backend.full((self.rows, self.columns), 0, self.out_dtype)
         won = backend.binary("lt", self.first, n)
         at = backend.getitem(self.flat, backend.where(won, self.first, 0))
         columns = backend.reshape(backend.arange(0, self.columns, 1, dtypes.int64),
@@ -223,6 +225,8 @@ class EmbeddingBag(Function):
     def _max_graph(self, grad):
         """``_max_backward`` recorded: each bag's gradient to its maximum's row."""
         backend, n = self.backend, self.flat.shape[0]
+        if n == 0:
+            return grad.new_zeros((self.rows, self.columns))
         won = backend.binary("lt", self.first, n)
         at = backend.getitem(self.flat, backend.where(won, self.first, 0))
         columns = backend.reshape(backend.arange(0, self.columns, 1, dtypes.int64),

@@ -84,6 +84,10 @@ class MaxUnpool2d(Function):
         return rows, columns
 
     def forward(self, backend, x, indices):
+        if not math.prod(self.out_shape[-self.spatial:]):
+            # an empty output plane holds no position: PyTorch reads no index then either
+            self.picks = None
+            return backend.full(self.out_shape, 0, self.out_dtype)
         rows, columns = self._planes(backend, indices)
         planes = rows.shape[0]
         out = backend.full((planes, math.prod(self.out_shape[-self.spatial:])), 0,
@@ -95,6 +99,8 @@ class MaxUnpool2d(Function):
 
     def backward(self, backend, gy):
         shape = tuple(self.input_specs[0][0])
+        if self.picks is None:  # nothing was written, so nothing flows back
+            return backend.full(shape, 0, self.out_dtype), None
         flat = backend.reshape(gy, (self.picks[0].shape[0],
                                     math.prod(self.out_shape[-self.spatial:])))
         return backend.reshape(backend.getitem(flat, self.picks), shape), None
@@ -102,6 +108,8 @@ class MaxUnpool2d(Function):
     def backward_graph(self, grad):
         # the same read, recorded: its gradient writes into zeros at the indices again
         shape = tuple(self.input_specs[0][0])
+        if self.picks is None:
+            return grad.new_zeros(shape), None
         flat = grad.reshape(self.picks[0].shape[0], math.prod(self.out_shape[-self.spatial:]))
         return picked(self, flat, self.picks).reshape(shape), None
 

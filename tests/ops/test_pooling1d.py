@@ -56,8 +56,8 @@ def test_grad_fn_is_squeeze_as_in_torch(device):
     (lambda x: mF.max_pool1d(x, 5), mt.ShapeError,
      "max_pool1d: Invalid computed output size: 0 (input length 4, kernel_size=5, stride=5, "
      "padding=0, dilation=1)"),
-    (lambda x: mF.max_pool1d(x, (2, 2)), TypeError,
-     "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got "
+    (lambda x: mF.max_pool1d(x, (2, 2)), mt.ShapeError,
+     "max_pool1d: kernel_size must be an int, list of ints or tuple of ints of size 1 but got "
      "size 2"),
     (lambda x: mF.max_pool1d(x.unsqueeze(0), 2), mt.ShapeError,
      "max_pool1d: expected a 2-D (C, L) or 3-D (N, C, L) input, but got a 4-D input of shape "
@@ -71,8 +71,8 @@ def test_grad_fn_is_squeeze_as_in_torch(device):
     (lambda x: mF.adaptive_avg_pool1d(x, -1), mt.ShapeError,
      "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
      "received {1, -1}"),
-    (lambda x: mF.adaptive_avg_pool1d(x, (2, 2)), TypeError,
-     "adaptive_avg_pool1d() output_size must be an int, list of ints or tuple of ints of size 1 "
+    (lambda x: mF.adaptive_avg_pool1d(x, (2, 2)), mt.ShapeError,
+     "adaptive_avg_pool1d: output_size must be an int, list of ints or tuple of ints of size 1 "
      "but got size 2"),
     (lambda x: mF.adaptive_avg_pool1d(x, None), TypeError,
      "adaptive_avg_pool1d(): output_size must be an int or a tuple of one int, not None"),

@@ -1,0 +1,135 @@
+"""Regressions found by fuzzing ``nn.functional`` against PyTorch (random hyper-parameter
+combinations on float64 inputs): one named test per bug, each comparing with PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+
+
+def _pair(torch, device, array, requires_grad=False):
+    """The same float64 (or int64) values as a PyTorch tensor and one of ours on ``device``."""
+    ours = mt.tensor(array, device=device)
+    theirs = torch.tensor(array)
+    if requires_grad:
+        ours.requires_grad_(True)
+        theirs.requires_grad_(True)
+    return ours, theirs
+
+
+def _same_error(torch, call):
+    """``call(library)`` raises in PyTorch and in ours, ours an instance of PyTorch's class."""
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    with pytest.raises(type(theirs.value)):
+        call(mt)
+
+
+def _host(tensor):
+    return tensor.detach().cpu().numpy()
+
+
+# --- convolutions ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("padding, stride", [("same", 2), ("full", 1)])
+def test_conv_padding_string_errors_are_runtime_errors(torch_ref, padding, stride):
+    """``F.conv2d(padding='same', stride=2)`` and an unknown padding string raise PyTorch's
+    ``RuntimeError`` (they were plain ``ValueError``s); ``nn.Conv2d``'s stays a ValueError."""
+    x, w = np.zeros((1, 1, 4, 4)), np.zeros((1, 1, 3, 3))
+    _same_error(torch_ref, lambda L: L.nn.functional.conv2d(
+        L.tensor(x), L.tensor(w), stride=stride, padding=padding))
+    _same_error(torch_ref, lambda L: L.nn.functional.conv1d(
+        L.tensor(x[0]), L.tensor(w[0]), stride=stride, padding=padding))
+    with pytest.raises(ValueError):
+        mt.nn.Conv2d(1, 1, 3, stride=stride, padding=padding)
+
+
+@pytest.mark.parametrize("fn, x_shape, w_shape, kwargs", [
+    ("conv2d", (2, 4, 3, 0), (4, 4, 1, 1), {"padding": 1}),   # empty input, non-empty batch
+    ("conv3d", (2, 3, 0, 4, 3), (3, 3, 1, 2, 3), {"padding": (1, 1, 0)}),
+    ("conv1d", (2, 4, 3), (4, 4, 0), {}),                     # a kernel of size 0
+    ("conv2d", (2, 4, 3, 3), (4, 4, 1, 0), {}),
+    ("conv3d", (2, 4, 3, 3, 3), (4, 4, 1, 0, 1), {}),
+    ("conv_transpose1d", (2, 4, 3), (4, 4, 0), {}),
+    ("conv_transpose2d", (2, 4, 3, 3), (4, 4, 0, 1), {}),
+    ("conv2d", (2, 4, 3, 3), (0, 4, 1, 1), {}),               # no output channels
+    ("conv2d", (2, 4, 3, 3), (0, 2, 1, 1), {"groups": 2}),
+])
+def test_conv_refuses_empty_geometries(torch_ref, any_device, fn, x_shape, w_shape, kwargs):
+    """An empty spatial input in a non-empty batch, an empty kernel (transposed convolutions
+    too) and a weight without output channels raise PyTorch's RuntimeError, on meta too (they
+    were computed, or failed inside NumPy's reshape)."""
+    def call(L, device="cpu"):
+        return getattr(L.nn.functional, fn)(L.zeros(x_shape, dtype=L.float64, device=device),
+                                            L.zeros(w_shape, dtype=L.float64, device=device),
+                                            **kwargs)
+    _same_error(torch_ref, call)
+    with pytest.raises(RuntimeError):
+        call(mt, any_device)
+
+
+def test_conv_of_an_empty_batch_with_an_empty_spatial_input(torch_ref, any_device):
+    """An empty batch still convolves an empty spatial input (into an empty output)."""
+    def call(L, device="cpu"):
+        return L.nn.functional.conv2d(L.zeros((0, 4, 3, 0), dtype=L.float64, device=device),
+                                      L.zeros((4, 4, 1, 1), dtype=L.float64, device=device),
+                                      padding=1)
+    assert tuple(call(mt, any_device).shape) == tuple(call(torch_ref).shape) == (0, 4, 5, 2)
+
+
+# --- pooling --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spatial, kwargs", [(1, {"kernel_size": 4, "padding": 2}),
+                                             (2, {"kernel_size": 2, "padding": 1})])
+def test_max_unpool_into_an_empty_output(torch_ref, any_device, spatial, kwargs):
+    """Unpooling into an output plane of size 0 gives the empty output as PyTorch (it raised
+    "Found an invalid max index"), and a zero gradient (PyTorch's backward fails there)."""
+    shape = (1, 2) + (1,) * spatial
+    x, tx = _pair(torch_ref, "cpu" if any_device == "meta" else any_device, np.ones(shape),
+                  requires_grad=True)
+    if any_device == "meta":
+        x = mt.ones(shape, dtype=mt.float64, device="meta", requires_grad=True)
+    index = np.ones(shape, dtype=np.int64)
+    fn = f"max_unpool{spatial}d"
+    y = getattr(mt.nn.functional, fn)(x, mt.tensor(index, device=any_device), **kwargs)
+    ty = getattr(torch_ref.nn.functional, fn)(tx, torch_ref.tensor(index), **kwargs)
+    assert tuple(y.shape) == tuple(ty.shape) and y.numel() == 0
+    y.sum().backward()
+    assert tuple(x.grad.shape) == shape
+    if any_device != "meta":
+        assert not _host(x.grad).any()
+
+
+# --- embeddings -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("offsets, last", [([0, 0, 0], False), ([0, 0], True)])
+def test_embedding_bag_max_of_no_indices_backward(torch_ref, device, offsets, last):
+    """``embedding_bag(mode='max')`` of an empty input gives empty bags (zeros) and a zero
+    weight gradient, as PyTorch (its backward raised an IndexError), to second order too."""
+    weight = np.random.default_rng(0).standard_normal((3, 2))
+    w, tw = _pair(torch_ref, device, weight, requires_grad=True)
+    def call(L, w, device="cpu"):
+        return L.nn.functional.embedding_bag(
+            L.tensor([], dtype=L.int64, device=device), w,
+            L.tensor(offsets, device=device), mode="max", include_last_offset=last)
+    y, ty = call(mt, w, device), call(torch_ref, tw)
+    np.testing.assert_array_equal(_host(y), ty.detach().numpy())
+    (tg,) = torch_ref.autograd.grad(ty.sum(), tw)
+    for create_graph in (False, True):
+        (g,) = mt.autograd.grad(y.sum(), w, retain_graph=True, create_graph=create_graph)
+        np.testing.assert_array_equal(_host(g), tg.numpy())
+
+
+@pytest.mark.parametrize("fn, kwargs", [
+    ("adaptive_avg_pool1d", {"output_size": (1, 2)}),
+    ("max_pool1d", {"kernel_size": (2, 2)}),
+    ("max_pool1d", {"kernel_size": 2, "stride": (1, 1)}),
+    ("avg_pool1d", {"kernel_size": (2, 2)}),
+    ("avg_pool1d", {"kernel_size": 2, "padding": (0, 0)}),
+])
+def test_pool1d_sizes_of_two_ints_are_runtime_errors(torch_ref, fn, kwargs):
+    """A 1-D pooling's size given as two ints raises PyTorch's RuntimeError (a TypeError
+    before)."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(2, 2, 4), **kwargs))
