@@ -593,10 +593,15 @@ class Tensor(TensorMethods):
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
-        """Copy ``source``'s values (any device, broadcastable shape) into this tensor."""
+        """Copy ``source``'s values (any device, broadcastable shape, or a number, as
+        PyTorch takes it) into this tensor."""
         self._check_inplace("copy_")
         from .ops.shapes import broadcasts_to
 
+        if isinstance(source, Number) and not isinstance(source, Tensor):
+            from .factories import tensor
+
+            source = tensor(source)
         if not broadcasts_to(source.shape, self.shape):
             from .ops.shapes import ShapeError, fmt
 

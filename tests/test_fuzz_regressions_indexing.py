@@ -161,3 +161,16 @@ def test_getitem_int_split_on_meta(torch_ref):
         t_index = tuple(torch_ref.tensor([0, 1], device="meta") if isinstance(i, mt.Tensor)
                         else i for i in index)
         assert tuple(mx[index].shape) == tuple(tx[t_index].shape)
+
+
+@pytest.mark.parametrize("number", [2, 1.5, True], ids=["int", "float", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_copy_takes_a_number(torch_ref, device, number, dtype):
+    """``x.copy_(2)`` fills x with the number cast to x's dtype, as PyTorch (it raised
+    AttributeError)."""
+    tx = torch_ref.zeros(2, 3, dtype=getattr(torch_ref, dtype))
+    mx = mt.zeros(2, 3, dtype=getattr(mt, dtype), device=device)
+    assert mx.copy_(number) is mx
+    tx.copy_(number)
+    assert mx.dtype == getattr(mt, dtype) and mx.device == tensor_device(device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
