@@ -27,7 +27,7 @@ from .hooks import HookDict, add_hook
 from .memory_formats import contiguous_format
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
-from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim
+from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim, torch_index_axes
 from .size import Size
 from .tensor_methods import TensorMethods
 from .versions import VersionCounter
@@ -594,10 +594,15 @@ class Tensor(TensorMethods):
         return self
 
     def copy_(self, source: Tensor) -> Tensor:
-        """Copy ``source``'s values (any device, broadcastable shape) into this tensor."""
+        """Copy ``source``'s values (any device, broadcastable shape, or a number, as
+        PyTorch takes it) into this tensor."""
         self._check_inplace("copy_")
         from .ops.shapes import broadcasts_to
 
+        if isinstance(source, Number) and not isinstance(source, Tensor):
+            from .factories import tensor
+
+            source = tensor(source)
         if not broadcasts_to(source.shape, self.shape):
             from .ops.shapes import ShapeError, fmt
 
@@ -654,6 +659,10 @@ class Tensor(TensorMethods):
         else:
             real, stand_in = _prepare_index(index, self)
         target = indexing_shape(self._data.shape, self._dtype.numpy, stand_in)
+        axes = None if is_basic_index(stand_in) else torch_index_axes(
+            stand_in, self._data.ndim, len(target))
+        if axes is not None:  # PyTorch's selection has its dims in another order
+            target = tuple(target[a] for a in axes)
         if isinstance(value, Tensor):
             if value._backend is not self._backend:
                 from .errors import DeviceError
@@ -664,7 +673,14 @@ class Tensor(TensorMethods):
                 raise ShapeError("__setitem__", f"cannot assign a value of shape "
                                                 f"{fmt(value.shape)} to a selection of shape "
                                                 f"{fmt(target)}")
+            if value._dtype is not self._dtype and type(index) is not bool \
+                    and not is_basic_index(stand_in):
+                _require_index_put_dtype(self, value, stand_in)
             source, value = value, value._data
+            if axes is not None:  # into NumPy's order (a broadcast dim stays broadcast)
+                value = self._backend.transpose(
+                    self._backend.reshape(value, (1,) * (len(axes) - value.ndim) + value.shape),
+                    tuple(sorted(range(len(axes)), key=axes.__getitem__)))
         else:
             source = None
         self._store(real, value)
@@ -790,8 +806,16 @@ def _prepare_index(index, tensor):
     for item in items:
         if isinstance(item, list):
             item = np.asarray(item)
+            if not item.size:  # ``x[[]]`` selects nothing (NumPy would read a float index)
+                item = item.astype(np.int64)
             real.append(tensor._backend.asarray(item, None))
             stand_in.append(item)
+        elif isinstance(item, Tensor) and not item._data.ndim and item._dtype in _INT_INDEX:
+            # PyTorch reads a 0-d integer tensor as an int: ``x[t]`` is a view, as ``x[k]``
+            # (on meta the value is unknown; any int gives the shape)
+            value = int(item._host()) if item._backend.stores_data else 0
+            real.append(value)
+            stand_in.append(value)
         elif isinstance(item, Tensor):
             # (a 0-d int8/int16 tensor is an int to PyTorch; one with dims is refused)
             if item._dtype.is_floating_point or (
@@ -816,6 +840,26 @@ def _prepare_index(index, tensor):
     if isinstance(index, tuple):
         return tuple(real), tuple(stand_in)
     return real[0], stand_in[0]
+
+
+def _require_index_put_dtype(tensor: Tensor, value: Tensor, index) -> None:
+    """PyTorch's ``x[indices] = value`` with index tensors is ``index_put_``, which wants
+    ``value`` in ``x``'s dtype; one boolean mask with a one-element value is its
+    ``masked_fill_``, which casts. A bool inside a tuple index is an index tensor to
+    PyTorch too (an integer one); a bare ``x[True] = v`` is a ``copy_``."""
+    items = index if isinstance(index, tuple) else (index,)
+    indices = [i for i in items if type(i) is bool or (
+        getattr(i, "ndim", None) is not None and (i.ndim or i.dtype.kind == "b"))]
+    if not indices or (value.numel() == 1 and len(indices) == 1
+                       and type(indices[0]) is not bool and indices[0].dtype.kind == "b"):
+        return
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                       f"{tensor._dtype} for the destination and {value._dtype} for the source; "
+                       f"convert the value with .to({tensor._dtype})")
+
+
+# the dtypes whose 0-d tensors index as an int (a 0-d bool or uint8 tensor is a mask)
+_INT_INDEX = frozenset((dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64))
 
 
 def _index_on_device(index: Tensor, tensor: Tensor) -> Tensor:

@@ -59,7 +59,8 @@ VIEWS = {
         size, stride, storage_offset),
 }
 #: PyTorch's ``grad_fn`` names of the copies not named after their view's node
-NAMES = {"narrow_copy": "NarrowCopyBackward0", "alias_copy": "AliasBackward0_copy"}
+NAMES = {"narrow_copy": "NarrowCopyBackward0", "alias_copy": "AliasBackward0_copy",
+         "slice_copy": "SliceBackward0_copy"}  # aten::slice, even over a whole dim
 
 
 def copy_of(name: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..autograd.indexed_gradient import IndexedGradient
+from ..backends.base import contiguous_strides
 from ..memory_formats import copy_with_strides
 from . import shapes
 from .function import Function
@@ -260,27 +261,52 @@ class GetItem(Function):
             if item is None:
                 return "UnsqueezeBackward0"
             if isinstance(item, slice):
-                if item != slice(None):
+                if item != slice(None) and item != slice(None, None, 1):
                     return "SliceBackward0"
             elif item is not Ellipsis:
                 return "SelectBackward0"
         return "AliasBackward0"
 
+    axes = None  # how NumPy's result is reordered into PyTorch's (see infer)
+
     def infer(self, x):
-        return (shapes.indexing_shape(x._data.shape, x._dtype.numpy, self.shape_index),
-                x._dtype)
+        shape = shapes.indexing_shape(x._data.shape, x._dtype.numpy, self.shape_index)
+        if not self.is_view:
+            self.axes = shapes.torch_index_axes(self.shape_index, x._data.ndim, len(shape))
+            if self.axes is not None:
+                shape = tuple(shape[a] for a in self.axes)
+        return shape, x._dtype
 
     def forward(self, backend, x):
-        return backend.getitem(x, self.index)
+        out = backend.getitem(x, self.index)
+        if self.is_view:
+            return out
+        if self.axes is not None:
+            out = backend.transpose(out, self.axes)
+        # PyTorch's advanced indexing returns a new C-ordered tensor; NumPy's puts the
+        # indexed dims' memory first when they are not the leading dims, and may leave
+        # other strides than PyTorch's on dims of size 1.
+        if not backend.is_contiguous(out):
+            return backend.copy(out)
+        strides = contiguous_strides(out.shape)
+        return out if backend.strides(out) == strides else backend.as_strided(out, out.shape,
+                                                                              strides)
+
+    def _numpy_axes(self):
+        return tuple(sorted(range(len(self.axes)), key=self.axes.__getitem__))
 
     def backward(self, backend, gy):
         # Not written out as a full array here: the engine adds it in place at the index
         # (``IndexedGradient``), so the n slices of an unbind cost n slices, not n inputs.
         shape, dtype = self.input_specs[0]
+        if self.axes is not None:
+            gy = backend.transpose(gy, self._numpy_axes())
         return (IndexedGradient(self.index, gy, tuple(shape), dtype),)
 
     def backward_graph(self, grad):
         shape, dtype = self.input_specs[0]
+        if self.axes is not None:
+            grad = grad.permute(self._numpy_axes())
         return (IndexedZeros(self.index, self.shape_index, tuple(shape), dtype,
                              self.name())(grad),)
 
@@ -315,7 +341,9 @@ class IndexedZeros(Function):
 
 
 def _is_array_index(item) -> bool:
-    """An integer/boolean array (not a 0-d integer, which selects like an int)."""
+    """An integer/boolean array or a bool (not a 0-d integer, which selects like an int)."""
+    if type(item) is bool:
+        return True  # ``x[True]`` is a copy with a new dim, in NumPy and in PyTorch
     ndim = getattr(item, "ndim", None)
     return ndim is not None and (ndim > 0 or item.dtype.kind == "b")
 

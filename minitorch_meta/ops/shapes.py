@@ -216,17 +216,80 @@ def indexing_shape(shape, dtype, index) -> tuple:
     fast = _basic_indexing_shape(shape, index)
     if fast is not None:
         return fast
-    for item in index if isinstance(index, tuple) else (index,):
-        if isinstance(item, slice) and item.step is not None and item.step <= 0:
-            # NumPy would reverse; PyTorch refuses (its views cannot have negative strides).
-            raise ValueError(f"step must be greater than zero, got {item.step} in {index!r}")
     stand_in = np.lib.stride_tricks.as_strided(np.zeros((), dtype), shape=shape,
                                                strides=(0,) * len(shape))
     try:
-        return stand_in[index].shape
+        out = stand_in[index].shape
     except IndexError as error:
         raise IndexError(f"index {index!r} is out of range for a tensor of shape "
                          f"{fmt(shape)}: {error}") from None
+    for item in index if isinstance(index, tuple) else (index,):
+        if isinstance(item, slice) and item.step is not None and item.step <= 0:
+            # NumPy would reverse; PyTorch refuses (its views cannot have negative strides),
+            # after its IndexError for too many indices or a mask of the wrong shape.
+            raise ValueError(f"step must be greater than zero, got {item.step} in {index!r}")
+    return out
+
+
+def _is_advanced(item) -> bool:
+    """An array or a bool in an index: advanced indexing to NumPy and to PyTorch alike."""
+    return isinstance(item, (bool, np.bool_, np.ndarray))
+
+
+def torch_index_axes(index, ndim: int, out_ndim: int):
+    """How to reorder NumPy's ``array[index]`` (``out_ndim`` dims, ``array`` of ``ndim``
+    dims) into PyTorch's ``tensor[index]``, or None when both agree.
+
+    PyTorch applies the ints of an index first (as ``select``), so an int does not split
+    the advanced indices (arrays, bools) and the dims they make stay in place when the
+    advanced indices are neighbours among the remaining items: ``x[0, :, [1, 2]]`` of a
+    (2, 3, 4) ``x`` is (3, 2). NumPy counts the int as an advanced index too, separated from
+    ``[1, 2]`` by the slice, and moves the new dims first: (2, 3).
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    kinds = ["int" if isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+             else "adv" if _is_advanced(i) else "basic" for i in items]
+    advanced = [k for k, kind in enumerate(kinds) if kind == "adv"]
+    if not advanced:
+        return None
+    # PyTorch's items after its selects; an Ellipsis that stands for no dim vanishes too
+    kept = [k for k, item in enumerate(items) if kinds[k] != "int"
+            and not (item is Ellipsis and _dims_made(item, items, ndim) == 0)]
+    first, last = kept.index(advanced[0]), kept.index(advanced[-1])
+    if last - first + 1 != len(advanced):
+        return None  # separated for PyTorch too: the new dims go first in both
+    position = _dims_before(items[:advanced[0]], items, ndim)
+    numpy_advanced = [k for k, kind in enumerate(kinds) if kind != "basic"]
+    if position == 0 or all(kinds[k] != "basic"
+                            for k in range(numpy_advanced[0], numpy_advanced[-1])):
+        return None  # NumPy's advanced indices (ints included) are neighbours as well
+    # the dims that slices, None and Ellipsis make, with the dims no item reaches
+    rest = ndim - sum(_dims_used(i) for i in items) + sum(
+        1 for i in items if isinstance(i, slice) or i is None)
+    count = out_ndim - rest  # the broadcast dims of the advanced indices, first in NumPy's
+    return (tuple(range(count, count + position)) + tuple(range(count))
+            + tuple(range(count + position, out_ndim)))
+
+
+def _dims_made(item, items, ndim: int) -> int:
+    """How many result dims a basic item (slice, None, Ellipsis) of ``items`` makes."""
+    if item is Ellipsis:
+        return ndim - sum(_dims_used(i) for i in items)
+    return 1
+
+
+def _dims_used(item) -> int:
+    """How many dims of the indexed array an item of an index consumes."""
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, np.ndarray):
+        return item.ndim if item.dtype.kind == "b" else 1
+    return 1
+
+
+def _dims_before(before, items, ndim: int) -> int:
+    return sum(_dims_made(i, items, ndim) for i in before
+               if isinstance(i, slice) or i is None or i is Ellipsis)
 
 
 def require_positive(op: str, **values) -> None:

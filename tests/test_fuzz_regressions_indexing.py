@@ -1,0 +1,176 @@
+"""Regressions found by fuzzing indexing against PyTorch: one test per bug, each comparing
+values, shapes, strides, memory sharing and gradients with the ``torch_ref`` fixture."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+from tests.devices import tensor_device
+
+BASE = np.arange(24.0).reshape(2, 3, 4)
+
+
+def _both(torch_ref, device, index, data=BASE):
+    """``x[index(T)]`` in both frameworks (float64, requiring grad), and the inputs."""
+    tx = torch_ref.tensor(data, requires_grad=True)
+    mx = mt.tensor(data, requires_grad=True, device=device)
+    return tx, mx, tx[index(torch_ref, "cpu")], mx[index(mt, device)]
+
+
+def _same_result(ty, my, device):
+    assert tuple(my.shape) == tuple(ty.shape)
+    assert my.device == tensor_device(device)
+    np.testing.assert_array_equal(my.detach().cpu().numpy(), ty.detach().numpy())
+
+
+def _same_gradient(tx, mx, ty, my, device):
+    g = np.random.default_rng(0).standard_normal(tuple(ty.shape))
+    ty.backward(tx.new_tensor(g))
+    my.backward(mt.tensor(g, device=device))
+    np.testing.assert_allclose(mx.grad.cpu().numpy(), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("index", [
+    lambda T, d: (0, slice(None), [1, 2]),
+    lambda T, d: (slice(None), 0, T.tensor([[1], [0]], device=d)),
+    lambda T, d: (None, 0, None, [1, 0]),
+    lambda T, d: (1, slice(None, None, 2), T.tensor([[3], [0]], device=d)),
+    lambda T, d: (-1, slice(1, None), T.tensor([False, True, True, False], device=d)),
+    lambda T, d: (0, slice(None, 2), True),
+    lambda T, d: (slice(1, None), [[0, 1]], Ellipsis, [2, 3]),  # an Ellipsis of no dims
+], ids=["int_slice_list", "slice_int_2d_tensor", "none_int_none_list", "int_step_tensor",
+        "int_slice_mask", "int_slice_true", "empty_ellipsis_between"])
+def test_getitem_int_does_not_split_advanced_indices(torch_ref, device, index):
+    """An int is a select to PyTorch, so ``x[0, :, [1, 2]]`` keeps the indexed dim in
+    place, (3, 2); NumPy's rule gave (2, 3). Reading, writing and the gradient."""
+    tx, mx, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.is_contiguous() and ty.is_contiguous()
+    _same_gradient(tx, mx, ty, my, device)
+    value = np.arange(float(ty.numel())).reshape(tuple(ty.shape)) + 100
+    with torch_ref.no_grad():
+        tx[index(torch_ref, "cpu")] = torch_ref.tensor(value)
+    with mt.no_grad():
+        mx[index(mt, device)] = mt.tensor(value, device=device)
+    np.testing.assert_array_equal(mx.detach().cpu().numpy(), tx.detach().numpy())
+
+
+def test_getitem_zero_dim_int_tensor_is_a_view(torch_ref, device):
+    """A 0-d integer tensor indexes as an int: a view sharing memory (it was a copy)."""
+    def index(T, d):
+        return (slice(None), T.tensor(1, device=d))
+
+    tx, mx, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.stride() == ty.stride() and my.is_contiguous() == ty.is_contiguous() is False
+    assert my.grad_fn.name() == type(ty.grad_fn).__name__ == "SelectBackward0"
+    _same_gradient(tx, mx, ty, my, device)
+    tb, mb = torch_ref.tensor(BASE), mt.tensor(BASE, device=device)
+    tb[index(torch_ref, "cpu")].add_(100)
+    mb[index(mt, device)].add_(100)
+    np.testing.assert_array_equal(mb.cpu().numpy(), tb.numpy())
+
+
+def test_getitem_empty_list_selects_nothing(torch_ref, device):
+    """``x[[]]`` and ``x[:, []]`` select nothing (NumPy read ``[]`` as a float index)."""
+    for index in (lambda T, d: [], lambda T, d: (slice(None), [])):
+        tx, mx, ty, my = _both(torch_ref, device, index)
+        _same_result(ty, my, device)
+        _same_gradient(tx, mx, ty, my, device)
+    with mt.no_grad():
+        mx = mt.tensor(BASE, device=device)
+        mx[:, []] = 5.0
+    np.testing.assert_array_equal(mx.cpu().numpy(), BASE)
+
+
+@pytest.mark.parametrize("index", [
+    lambda T, d: (slice(None), [0, 1]),
+    lambda T, d: (Ellipsis, [1, 0, 1]),
+    lambda T, d: (slice(None), [[0], [1]], slice(None)),
+    lambda T, d: (slice(None, 1), [[2]]),
+], ids=["middle_list", "last_list", "middle_2d", "size_one_dims"])
+def test_getitem_advanced_result_is_c_ordered(torch_ref, device, index):
+    """PyTorch's advanced indexing returns a new C-ordered tensor; NumPy's result kept
+    its indexed dims' memory first (``is_contiguous()`` False, other strides)."""
+    _, _, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.is_contiguous() and ty.is_contiguous()
+    assert my.stride() == ty.stride()
+
+
+@pytest.mark.parametrize("index, name", [
+    (lambda T, d: (True, 0), "IndexBackward0"),
+    (lambda T, d: (None, False), "IndexBackward0"),
+    (lambda T, d: (slice(None, None, 1), slice(None, None, 1)), "AliasBackward0"),
+], ids=["true_int", "none_false", "full_slices_step_one"])
+def test_getitem_grad_fn_names(torch_ref, device, index, name):
+    """A bool in an index makes PyTorch's index op (a copy); a full slice written with
+    step 1 selects nothing."""
+    tx, mx, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.grad_fn.name() == type(ty.grad_fn).__name__ == name
+
+
+def test_getitem_too_many_indices_before_negative_step(torch_ref, device):
+    """PyTorch reports too many indices (IndexError) before a negative step (ValueError)."""
+    index = (slice(None), slice(None), slice(None), slice(None, None, -1))
+    with pytest.raises(IndexError):
+        torch_ref.tensor(BASE)[index]
+    with pytest.raises(IndexError):
+        mt.tensor(BASE, device=device)[index]
+    with pytest.raises(ValueError, match="step must be greater than zero"):
+        mt.tensor(BASE, device=device)[:, ::-1]
+
+
+@pytest.mark.parametrize("index, value_shape, ok", [
+    (lambda T, d: [0, 1], (3, 4), False),
+    (lambda T, d: (slice(None), [0, 1]), (), False),
+    (lambda T, d: (True, 0), (4,), False),
+    (lambda T, d: T.tensor([True, False], device=d), (), True),  # masked_fill_ casts
+    (lambda T, d: (T.tensor([True, False], device=d), 0), (1,), True),
+    (lambda T, d: T.tensor([True, False], device=d), (3, 4), False),
+    (lambda T, d: True, (2, 3, 4), True),  # a copy_
+    (lambda T, d: (0, slice(None)), (4,), True),  # a view's copy_
+], ids=["list", "slice_list_0d", "true_int", "mask_0d", "mask_int_one_element",
+        "mask_full", "bare_true", "basic"])
+def test_setitem_index_put_dtype_rule(torch_ref, device, index, value_shape, ok):
+    """``x[indices] = v`` with index tensors is ``index_put_``: v must have x's dtype,
+    except for one mask with a one-element v (``masked_fill_``); it cast silently."""
+    tx, mx = torch_ref.tensor(BASE), mt.tensor(BASE, device=device)
+    tv = torch_ref.ones(value_shape, dtype=torch_ref.float32)
+    mv = mt.ones(value_shape, dtype=mt.float32, device=device)
+    if ok:
+        tx[index(torch_ref, "cpu")] = tv
+        mx[index(mt, device)] = mv
+        np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
+        return
+    with pytest.raises(RuntimeError, match="source and destination dtypes match"):
+        tx[index(torch_ref, "cpu")] = tv
+    with pytest.raises(RuntimeError, match="source and destination dtypes match"):
+        mx[index(mt, device)] = mv
+
+
+def test_getitem_int_split_on_meta(torch_ref):
+    """The meta backend gives PyTorch's shape for an int beside advanced indices."""
+    tx = torch_ref.empty(2, 3, 4, 5, device="meta")
+    mx = mt.empty(2, 3, 4, 5, device="meta")
+    for index in [(0, slice(None), [1, 2]), (slice(None), 1, slice(None), [[0], [1]]),
+                  (0, slice(None), mt.tensor([0, 1], device="meta"))]:
+        t_index = tuple(torch_ref.tensor([0, 1], device="meta") if isinstance(i, mt.Tensor)
+                        else i for i in index)
+        assert tuple(mx[index].shape) == tuple(tx[t_index].shape)
+
+
+@pytest.mark.parametrize("number", [2, 1.5, True], ids=["int", "float", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_copy_takes_a_number(torch_ref, device, number, dtype):
+    """``x.copy_(2)`` fills x with the number cast to x's dtype, as PyTorch (it raised
+    AttributeError)."""
+    tx = torch_ref.zeros(2, 3, dtype=getattr(torch_ref, dtype))
+    mx = mt.zeros(2, 3, dtype=getattr(mt, dtype), device=device)
+    assert mx.copy_(number) is mx
+    tx.copy_(number)
+    assert mx.dtype == getattr(mt, dtype) and mx.device == tensor_device(device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
