@@ -831,6 +831,9 @@ from .norm_except_dim import norm_except_dim  # noqa: E402
 
 __all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "grid_sampler",
             "grid_sampler_2d", "norm_except_dim"]
+from .grid_sampler_functions import grid_sampler_3d  # noqa: E402
+
+__all__ += ["grid_sampler_3d"]
 
 # the CPU default generator as an object (default_generator.py)
 from .default_generator import default_generator  # noqa: E402

@@ -1,4 +1,5 @@
-"""``torch.grid_sampler``, ``torch.grid_sampler_2d`` and ``torch.affine_grid_generator``:
+"""``torch.grid_sampler``, ``torch.grid_sampler_2d``, ``torch.grid_sampler_3d`` and
+``torch.affine_grid_generator``:
 PyTorch's native entry points of ``F.grid_sample`` and ``F.affine_grid``, with their
 positional arguments: the modes as int codes (interpolation 0 bilinear, 1 nearest,
 2 bicubic; padding 0 zeros, 1 border, 2 reflection) and ``align_corners`` a bool that must
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from .native_arguments import bool_argument, int_argument
 from .ops.affine_grid import AffineGridGenerator
-from .ops.grid_sample import MODES, PADDING_MODES, GridSampler2D
+from .ops.grid_sample import MODES, PADDING_MODES, GridSampler2D, GridSampler3D, sampler_for
 from .ops.shapes import ShapeError, int_tuple_argument
 from .tensor import Tensor
 
@@ -20,15 +21,16 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     as int codes.
 
     Shape:
-        input ``(N, C, H, W)``, grid ``(N, H_out, W_out, 2)`` -> ``(N, C, H_out, W_out)``.
+        input ``(N, C, H, W)``, grid ``(N, H_out, W_out, 2)`` -> ``(N, C, H_out, W_out)``;
+        input ``(N, C, D, H, W)``, grid ``(N, D_out, H_out, W_out, 3)`` ->
+        ``(N, C, D_out, H_out, W_out)`` (``grid_sampler_3d``).
 
     Raises:
         TypeError for arguments of the wrong type; RuntimeError for a mode code out of
-        range (PyTorch reads past its table) and the op's errors; NotImplementedError for
-        5-D inputs (3-D sampling is not supported).
+        range (PyTorch reads past its table) and the op's errors.
     """
-    return _sample("grid_sampler", input, grid, interpolation_mode, padding_mode,
-                   align_corners)
+    return _sample("grid_sampler", sampler_for(input), input, grid, interpolation_mode,
+                   padding_mode, align_corners)
 
 
 def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
@@ -41,21 +43,34 @@ def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
     Raises:
         RuntimeError for an input or grid that is not 4-D; otherwise as ``grid_sampler``.
     """
-    if input.dim() != 4 or grid.dim() != 4:
-        raise ShapeError("grid_sampler()", f"expected 4D input and grid with same number of "
-                                           f"dimensions, but got input with sizes "
-                                           f"{list(input.shape)} and grid with sizes "
-                                           f"{list(grid.shape)}")
-    return _sample("grid_sampler_2d", input, grid, interpolation_mode, padding_mode,
-                   align_corners)
+    return _sample("grid_sampler_2d", GridSampler2D, input, grid, interpolation_mode,
+                   padding_mode, align_corners)
 
 
-def _sample(op: str, input, grid, interpolation_mode, padding_mode, align_corners) -> Tensor:
+def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """``grid_sampler`` for 5-D inputs only (PyTorch's 3-D kernel: trilinear or nearest;
+    bicubic is refused).
+
+    Shape:
+        input ``(N, C, D, H, W)``, grid ``(N, D_out, H_out, W_out, 3)`` ->
+        ``(N, C, D_out, H_out, W_out)``.
+
+    Raises:
+        RuntimeError for an input or grid that is not 5-D, or the bicubic code 2;
+        otherwise as ``grid_sampler``.
+    """
+    return _sample("grid_sampler_3d", GridSampler3D, input, grid, interpolation_mode,
+                   padding_mode, align_corners)
+
+
+def _sample(op: str, sampler, input, grid, interpolation_mode, padding_mode,
+            align_corners) -> Tensor:
     mode = _code(op, "interpolation_mode", 3, interpolation_mode, MODES)
     padding = _code(op, "padding_mode", 4, padding_mode, PADDING_MODES)
     align_corners = bool_argument(op, "align_corners", 5, align_corners)
-    return GridSampler2D.apply(input, grid, mode=mode, padding_mode=padding,
-                               align_corners=align_corners)
+    return sampler.apply(input, grid, mode=mode, padding_mode=padding,
+                         align_corners=align_corners)
 
 
 def _code(op: str, name: str, position: int, value, names: tuple) -> str:
@@ -93,4 +108,4 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     return AffineGridGenerator.apply(theta, size=size, align_corners=align_corners)
 
 
-__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d"]
+__all__ = ["affine_grid_generator", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d"]

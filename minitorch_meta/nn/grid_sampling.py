@@ -1,12 +1,12 @@
 """``F.affine_grid`` and ``F.grid_sample`` (spatial transformer networks): PyTorch's argument
-handling around the ops ``AffineGridGenerator`` and ``GridSampler2D``."""
+handling around the ops ``AffineGridGenerator``, ``GridSampler2D`` and ``GridSampler3D``."""
 
 from __future__ import annotations
 
 from ..autocasting import autocast_op
 from ..caller_warnings import warn_at_caller
 from ..ops.affine_grid import AffineGridGenerator
-from ..ops.grid_sample import MODES, PADDING_MODES, GridSampler2D
+from ..ops.grid_sample import MODES, PADDING_MODES, sampler_for
 from ..ops.shapes import int_tuple_argument
 from ..tensor import Tensor
 
@@ -44,18 +44,21 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
 @autocast_op("grid_sample")
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
-    """``input`` sampled at the points of ``grid`` (``(x, y)`` in [-1, 1], -1 the left or
-    top): ``mode`` ``'bilinear'``, ``'nearest'`` or ``'bicubic'``; points outside read
-    zeros (``padding_mode='zeros'``), the nearest edge (``'border'``) or the input mirrored
-    at its edges (``'reflection'``). ``align_corners=None`` warns and means False.
-    Differentiable in ``input`` and ``grid`` (``nearest``: a zero grid gradient).
+    """``input`` sampled at the points of ``grid`` (``(x, y[, z])`` in [-1, 1], -1 the
+    left, top or front): ``mode`` ``'bilinear'`` (trilinear for 5-D inputs), ``'nearest'``
+    or ``'bicubic'`` (4-D only); points outside read zeros (``padding_mode='zeros'``), the
+    nearest edge (``'border'``) or the input mirrored at its edges (``'reflection'``).
+    ``align_corners=None`` warns and means False. Differentiable in ``input`` and ``grid``
+    (``nearest``: a zero grid gradient).
 
     Shape:
-        input ``(N, C, H, W)``, grid ``(N, H_out, W_out, 2)`` -> ``(N, C, H_out, W_out)``.
+        input ``(N, C, H, W)``, grid ``(N, H_out, W_out, 2)`` -> ``(N, C, H_out, W_out)``;
+        input ``(N, C, D, H, W)``, grid ``(N, D_out, H_out, W_out, 3)`` ->
+        ``(N, C, D_out, H_out, W_out)``.
 
     Raises:
         ValueError for an unknown mode or padding mode; RuntimeError for shapes or dtypes
-        that do not fit; NotImplementedError for 5-D (volumetric) inputs.
+        that do not fit (bicubic with a 5-D input among them).
     """
     if mode not in MODES:
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
@@ -64,8 +67,8 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _align_corners(align_corners, "grid_sampler", 5)
-    return GridSampler2D.apply(input, grid, mode=mode, padding_mode=padding_mode,
-                               align_corners=align_corners)
+    return sampler_for(input).apply(input, grid, mode=mode, padding_mode=padding_mode,
+                                    align_corners=align_corners)
 
 
 def _align_corners(value, op: str, position: int) -> bool:

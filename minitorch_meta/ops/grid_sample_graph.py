@@ -51,33 +51,50 @@ def _poly(x, coefficients):
     return value + coefficients[-1]
 
 
-def outer(rows, columns):
-    """Tensors ``rows`` and ``columns`` (N, k, P) combined pairwise by a product, every row
-    tap with every column tap: (N, 1, k*k, P), row-major (y outer, x inner)."""
-    N, k, P = rows.shape
-    return (rows.reshape(N, k, 1, P) * columns.reshape(N, 1, k, P)).reshape(N, 1, k * k, P)
+def outer(axes: list):
+    """Tensors ``axes`` (N, k, P), outermost first, combined by products, every tap of each
+    with every tap of the others: (N, 1, k**d, P), row-major (the last axis inner)."""
+    combined = axes[0]
+    for axis in axes[1:]:
+        N, m, P = combined.shape
+        combined = (combined.reshape(N, m, 1, P) * axis.reshape(N, 1, axis.shape[1], P))
+        combined = combined.reshape(N, -1, P)
+    N, m, P = combined.shape
+    return combined.reshape(N, 1, m, P)
+
+
+def _inside(shape: tuple) -> tuple:
+    return (Ellipsis,) + tuple(slice(1, n + 1) for n in shape[2:])
+
+
+def _ringed_shape(shape: tuple) -> tuple:
+    return tuple(shape[:2]) + tuple(n + 2 for n in shape[2:])
 
 
 def ringed(node, x):
-    """Tensor ``x`` (N, C, H, W) inside a ring of zeros, flattened (recorded)."""
-    N, C, H, W = x.shape
-    inside = (Ellipsis, slice(1, H + 1), slice(1, W + 1))
-    return placed(node, x, inside, (N, C, H + 2, W + 2), x.dtype).reshape(N, C, -1)
+    """Tensor ``x`` (N, C, *spatial) inside a ring of zeros, flattened (recorded)."""
+    N, C = x.shape[:2]
+    return placed(node, x, _inside(x.shape), _ringed_shape(x.shape),
+                  x.dtype).reshape(N, C, -1)
 
 
 def input_gradient(node, spread, index, shape: tuple, dtype):
-    """The input's gradient: ``spread`` (N, C, k*k, P) added at the ringed positions
+    """The input's gradient: ``spread`` (N, C, k**d, P) added at the ringed positions
     ``index``, the ring cut off (recorded)."""
-    N, C, H, W = shape
-    plane = placed(node, spread, index, (N, C, (H + 2) * (W + 2)), dtype)
-    return plane.reshape(N, C, H + 2, W + 2)[..., 1:H + 1, 1:W + 1]
+    ringed_shape = _ringed_shape(shape)
+    points = 1
+    for n in ringed_shape[2:]:
+        points *= n
+    plane = placed(node, spread, index, tuple(shape[:2]) + (points,), dtype)
+    return plane.reshape(ringed_shape)[_inside(shape)]
 
 
-def grid_gradient(node, gy, x, index, slopes_x, slopes_y, grid_shape: tuple):
-    """The grid's gradient ``(N, H_out, W_out, 2)``: for x (and y), the sum over channels
-    and taps of the gradient times each tap's value times its weight's derivative."""
+def grid_gradient(node, gy, x, index, slopes, grid_shape: tuple):
+    """The grid's gradient ``(N, *grid_out, d)``: for each grid component (``slopes``, x
+    first), the sum over channels and taps of the gradient times each tap's value times its
+    weight's derivative along it."""
     from ..functions import stack
 
     per_tap = (picked(node, ringed(node, x), index) * gy).sum(1, keepdim=True)
-    parts = [(per_tap * slopes).sum((1, 2)) for slopes in (slopes_x, slopes_y)]
+    parts = [(per_tap * slope).sum((1, 2)) for slope in slopes]
     return stack(parts, -1).reshape(grid_shape)

@@ -14,6 +14,11 @@ Positions come out shifted by one into an input padded with a ring of zeros, cla
 ``[0, size + 1]``: a tap outside the input reads a zero there, so no mask is needed (and a
 grid of inf or NaN gives no integer overflow). All arrays are ``(N, k, P)`` for a grid
 component of ``(N, P)``.
+
+Coordinates that are not finite follow PyTorch's CPU kernels, which differ: the 2-D one
+(vectorised) clamps NaN to 0 and multiplies out-of-range taps by 0 (so a NaN weight gives
+NaN with ``zeros`` padding); the 3-D one (``volumetric``, scalar code) clamps NaN to
+``size - 1`` and skips the taps outside, so such a coordinate reads 0 with ``zeros``.
 """
 
 from __future__ import annotations
@@ -23,21 +28,39 @@ from .. import dtypes
 A = -0.75  # PyTorch's cubic convolution constant
 
 
-def axis_taps(backend, coord, size: int, mode: str, padding_mode: str, align_corners: bool):
+def axis_taps(backend, coord, size: int, mode: str, padding_mode: str, align_corners: bool,
+              volumetric: bool = False):
     """``(positions, weights, slopes)`` of the taps that grid component ``coord`` (N, P)
     reads along an axis of ``size``: int64 positions in the zero-ringed axis, the weights
     (None for ``nearest``, one tap of weight 1) and the weights' derivatives with respect
-    to ``coord`` (None for ``nearest``: PyTorch's grid gradient is 0 there)."""
+    to ``coord`` (None for ``nearest``: PyTorch's grid gradient is 0 there).
+    ``volumetric``: PyTorch's 3-D kernel's handling of coordinates that are not finite."""
     source, scale = unnormalize(backend, coord, size, align_corners)
     if mode == "bicubic":
         return _bicubic(backend, source, scale, size, padding_mode, align_corners)
-    source, slope = pad(backend, source, size, padding_mode, align_corners)
+    source, slope = pad(backend, source, size, padding_mode, align_corners, volumetric)
     if mode == "nearest":
         nearest = _with_taps(backend, backend.unary("rint", source), 1)
         return _ring_positions(backend, nearest, size), None, None
     if slope is not None:
         slope = backend.binary("mul", slope, scale)
-    return _bilinear(backend, source, scale if slope is None else slope, size)
+    taps = _bilinear(backend, source, scale if slope is None else slope, size)
+    if volumetric and padding_mode == "zeros":
+        taps = _skip_non_finite(backend, source, taps)
+    return taps
+
+
+def _skip_non_finite(backend, source, taps):
+    """``taps`` with weights and slopes 0 where ``source`` is not finite: its taps all lie
+    outside the input, and PyTorch's 3-D kernel skips them (rather than adding NaN * 0)."""
+    positions, weights, slopes = taps
+    n, p = source.shape
+    # not finite: NaN minus itself
+    unusable = backend.reshape(backend.binary("ne", backend.binary("sub", source, source),
+                                              source.dtype.type(0)), (n, 1, p))
+    zero = source.dtype.type(0)
+    return (positions, backend.where(unusable, zero, weights),
+            backend.where(unusable, zero, slopes))
 
 
 def unnormalize(backend, coord, size: int, align_corners: bool):
@@ -51,9 +74,11 @@ def unnormalize(backend, coord, size: int, align_corners: bool):
     return backend.binary("sub", backend.binary("mul", shifted, scale), real(0.5)), scale
 
 
-def pad(backend, source, size: int, padding_mode: str, align_corners: bool):
+def pad(backend, source, size: int, padding_mode: str, align_corners: bool,
+        volumetric: bool = False):
     """``source`` mapped by the padding mode, and the map's derivative (an array of 0, 1
-    and -1; None for ``zeros``, whose map is the identity)."""
+    and -1; None for ``zeros``, whose map is the identity). NaN is clamped to 0, or to
+    ``size - 1`` if ``volumetric`` (PyTorch's 3-D kernel)."""
     if padding_mode == "zeros":
         return source, None
     sign = None
@@ -63,8 +88,14 @@ def pad(backend, source, size: int, padding_mode: str, align_corners: bool):
         else:
             source, sign = _reflect(backend, source, -1, 2 * size - 1)
     real = source.dtype.type
-    # fmax first: NaN (from an inf mirrored) goes to 0, as in PyTorch's clamp
-    clipped = backend.binary("fmin", backend.binary("fmax", source, real(0)), real(size - 1))
+    # the bound applied first takes NaN (from an inf mirrored): fmax first sends it to 0,
+    # as in PyTorch's 2-D clamp, fmin first to size - 1, as in its 3-D one
+    if volumetric:
+        clipped = backend.binary("fmax", backend.binary("fmin", source, real(size - 1)),
+                                 real(0))
+    else:
+        clipped = backend.binary("fmin", backend.binary("fmax", source, real(0)),
+                                 real(size - 1))
     # the edges count as outside: a coordinate there has no gradient, as in PyTorch
     inside = backend.binary("logical_and", backend.binary("gt", source, real(0)),
                             backend.binary("lt", source, real(size - 1)))

@@ -1,6 +1,7 @@
 """torch.embedding_bag, ctc_loss, grid_sampler, grid_sampler_2d, affine_grid_generator and
 norm_except_dim: PyTorch's native entry points of nn.functional ops, with int mode codes,
-positional arguments and (embedding_bag) four outputs."""
+positional arguments and (embedding_bag) four outputs (grid_sampler_3d:
+tests/nn/test_grid_sample_3d.py)."""
 
 from __future__ import annotations
 
@@ -235,8 +236,11 @@ def test_grid_sampler_nearest(torch_ref, device, fn, padding):
     (lambda x, g: mt.grid_sampler(x, g, 0, 0, None), TypeError,
      "grid_sampler(): argument 'align_corners' (position 5) must be bool, not NoneType"),
     (lambda x, g: mt.grid_sampler_2d(x.unsqueeze(2), g.unsqueeze(1), 0, 0, False),
+     RuntimeError, "grid_sampler(): expected grid to have size 3 in last dimension, but got "
+                   "grid with sizes [1, 1, 2, 2, 2]"),
+    (lambda x, g: mt.grid_sampler_2d(x, g.unsqueeze(1), 0, 0, False),
      RuntimeError, "grid_sampler(): expected 4D input and grid with same number of "
-                   "dimensions, but got input with sizes [1, 2, 1, 3, 4] and grid with sizes "
+                   "dimensions, but got input with sizes [1, 2, 3, 4] and grid with sizes "
                    "[1, 1, 2, 2, 2]"),
     (lambda x, g: mt.grid_sampler(x[0], g[0], 0, 0, False), RuntimeError,
      "grid_sampler(): expected grid to have size 1 in last dimension, but got grid with "
@@ -247,11 +251,6 @@ def test_grid_sampler_errors(call, error, message):
         with pytest.raises(error) as info:
             call(mt.ones(1, 2, 3, 4, device=device), mt.zeros(1, 2, 2, 2, device=device))
         assert str(info.value) == message
-
-
-def test_grid_sampler_5d_is_not_supported():
-    with pytest.raises(NotImplementedError, match="3-D sampling"):
-        mt.grid_sampler(mt.ones(1, 2, 3, 4, 5), mt.zeros(1, 2, 2, 2, 3), 0, 0, False)
 
 
 @pytest.mark.parametrize("call, error, message", [
