@@ -837,5 +837,10 @@ from .default_generator import default_generator  # noqa: E402
 
 __all__ += ["default_generator"]
 
+# torch.segment_reduce (segment_reduce_function.py, ops/segment_reduce.py)
+from .segment_reduce_function import segment_reduce  # noqa: E402
+
+__all__ += ["segment_reduce"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)
