@@ -840,5 +840,15 @@ from .default_generator import default_generator  # noqa: E402
 
 __all__ += ["default_generator"]
 
+# torch.segment_reduce (segment_reduce_function.py, ops/segment_reduce.py)
+from .segment_reduce_function import segment_reduce  # noqa: E402
+
+__all__ += ["segment_reduce"]
+
+# torch.cond, torch.while_loop in eager mode (control_flow.py)
+from .control_flow import cond, while_loop  # noqa: E402
+
+__all__ += ["cond", "while_loop"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)
