@@ -14,6 +14,7 @@ from . import alias_functions as AF
 from . import bessel_gamma_functions as BG
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import complex_functions as CXF
 from . import conjugation as CJ
 from . import covariance as CV
 from . import cumulative_functions as CF
@@ -557,6 +558,10 @@ class TensorMethods:
     nonzero_static = NZS.nonzero_static
     # the regularised incomplete gamma functions (incomplete_gamma_functions.py)
     igamma, igammac = IG.igamma, IG.igammac
+    # complex numbers' parts (complex_functions.py): views, with setters
+    real = property(CXF.real, CXF.set_real)
+    imag = property(CXF.imag, CXF.set_imag)
+    angle = CXF.angle
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)
