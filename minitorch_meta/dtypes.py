@@ -233,12 +233,18 @@ def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:
 
     A 0-d tensor (``torch.tensor(2.0, dtype=torch.float64)``) acts like a scalar next to a
     tensor with dimensions: it widens it only when it is of a higher kind (bool < integer <
-    float). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d float64`` is
-    float64 and ``bool + 0-d int64`` is int64.
+    float < complex). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d
+    float64`` is float64 and ``bool + 0-d int64`` is int64. A 0-d complex makes a float
+    tensor the complex of its own precision (``float32 * 0-d complex128`` is complex64) and
+    an integer or bool one the 0-d tensor's dtype.
     """
     if a_is_0d == b_is_0d:
         return promote(a, b)
     dimensioned, zero_dim = (b, a) if a_is_0d else (a, b)
+    if dimensioned.is_complex:
+        return dimensioned
+    if zero_dim.is_complex:
+        return complex_of(dimensioned) if dimensioned.is_floating_point else zero_dim
     if dimensioned.is_floating_point:
         return dimensioned
     if dimensioned is bool_ or zero_dim.is_floating_point:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from .. import dtypes
 
 _ORDER = "complex numbers have no order"
-#: op name -> (PyTorch's error type, why): the ops PyTorch refuses for complex tensors.
+#: op name (or ``(op name, multiple_outputs)``) -> (PyTorch's error type, why): the ops
+#: PyTorch refuses for complex tensors.
 TORCH_REFUSALS = {
     **{name: (NotImplementedError, _ORDER) for name in (
         "lt", "le", "gt", "ge", "max", "min", "amax", "amin", "clamp", "clamp_min",
@@ -32,6 +33,8 @@ TORCH_REFUSALS = {
         "floor", "ceil", "round", "trunc", "rint", "frac")},
     "sign": (NotImplementedError, "unlike NumPy, torch.sign is not defined for complex "
                                   "numbers; use torch.sgn (z / |z|) instead"),
+    # max and min over a dim (values and indices) refuse with another type than over all
+    ("max", True): (RuntimeError, _ORDER), ("min", True): (RuntimeError, _ORDER),
 }
 
 
@@ -39,7 +42,7 @@ def refuse(function, dtype: dtypes.dtype):
     """The error for ``function`` (an op instance that is not ``complex_aware``) meeting a
     complex tensor of ``dtype``: raise it."""
     op = function.op_name
-    refusal = TORCH_REFUSALS.get(op)
+    refusal = TORCH_REFUSALS.get((op, function.multiple_outputs)) or TORCH_REFUSALS.get(op)
     if refusal is not None:
         error, why = refusal
         raise error(f"{op} is not supported for complex tensors (got {dtype}): {why}, as in "
