@@ -27,9 +27,9 @@ from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_normal, xp_speci
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
+from .xp_complex import ComplexKernels
 from .xp_conv import ConvKernels
 from .xp_conv3d import Conv3dKernels
-from .xp_complex import ComplexKernels
 from .xp_conv_groups import GroupedConvKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels

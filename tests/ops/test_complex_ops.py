@@ -101,7 +101,7 @@ def test_real_of_a_real_tensor_is_itself_and_its_imag_raises(device):
     assert x.real is x and mt.real(x) is x
     with pytest.raises(RuntimeError, match="imag is not implemented for tensors with "
                                            "non-complex dtypes"):
-        x.imag
+        _ = x.imag
     x.real = mt.full((3,), 2.0, device=device)
     assert x.tolist() == [2.0, 2.0, 2.0]
 
@@ -306,7 +306,7 @@ def test_refusal_happens_on_meta_too():
     with pytest.raises(NotImplementedError, match="sin: complex tensors are not supported yet"):
         mt.sin(z)
     with pytest.raises(NotImplementedError, match="lt is not supported for complex tensors"):
-        z < 0
+        _ = z < 0
 
 
 def test_a_python_complex_scalar_reaches_only_aware_ops(device):
@@ -335,3 +335,9 @@ def test_in_place_complex_result_into_a_real_tensor_is_refused(device, torch_ref
     z = mt.ones(2, dtype=mt.complex64, device=device)
     z.mul_(2j).add_(mt.ones(2, device=device))
     assert z.tolist() == [1 + 2j, 1 + 2j]
+
+
+def test_isreal(device, torch_ref):
+    values = [1 + 0j, 1j, complex(float("nan"), 0), -0j]
+    ours = mt.isreal(mt.tensor(values, device=device)).tolist()
+    assert ours == torch_ref.isreal(torch_ref.tensor(values)).tolist()
