@@ -72,7 +72,7 @@ class iinfo:  # noqa: N801 - PyTorch's name
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if dtype.is_floating_point or dtype.is_complex:
             raise TypeError(f"torch.iinfo() requires an integer input type, got {dtype}. "
-                            "Use torch.finfo to handle floating-point and complex types")
+                            "Use torch.finfo to handle floating-point types")
         self.bits = 8 * dtype.itemsize
         self.min, self.max = _finite_range(dtype)
         self.dtype = dtype.name
