@@ -405,6 +405,8 @@ bool = _dtypes.bool_
 float16 = half = _dtypes.float16
 int16 = short = _dtypes.int16
 int8 = _dtypes.int8
+complex64 = cfloat = _dtypes.complex64
+complex128 = cdouble = _dtypes.complex128
 
 __version__ = "0.1.0"
 
@@ -449,6 +451,9 @@ def __getattr__(name):
     if name == "bfloat16":  # asked for by name: say why it is missing (dtypes.py)
         raise AttributeError(f"module 'minitorch_meta' has no attribute 'bfloat16': "
                              f"{_dtypes.BFLOAT16_UNSUPPORTED}")
+    if name in ("complex32", "chalf"):
+        raise AttributeError(f"module 'minitorch_meta' has no attribute {name!r}: "
+                             f"{_dtypes.COMPLEX32_UNSUPPORTED}")
     if name == "summary":
         from .tools.summary import summary
 
@@ -849,6 +854,19 @@ __all__ += ["segment_reduce"]
 from .control_flow import cond, while_loop  # noqa: E402
 
 __all__ += ["cond", "while_loop"]
+# complex numbers (complex_functions.py, ops/complex_parts.py; dtypes above)
+from .complex_functions import (  # noqa: E402
+    angle,
+    complex,
+    imag,
+    polar,
+    real,
+    view_as_complex,
+    view_as_real,
+)
+
+__all__ += ["angle", "cdouble", "cfloat", "complex", "complex64", "complex128", "imag",
+            "polar", "real", "view_as_complex", "view_as_real"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -2,8 +2,9 @@
 
 Equal elements are close whatever the tolerances (so ``inf`` is close to ``inf``); NaN is
 close to NaN only with ``equal_nan``; otherwise ``|input - other| <= atol + rtol * |other|``
-for a finite difference. Integer and bool inputs are compared in the default float dtype,
-as PyTorch does.
+for a finite difference (for complex tensors, ``|.|`` is the modulus; an element with a
+NaN part is NaN). Integer and bool inputs are compared in the default float dtype, as
+PyTorch does.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08,
         if value < 0:
             raise RuntimeError(f"{name} must be greater than or equal to zero, but got {value:g}")
     close = input == other
-    if equal_nan and input.is_floating_point():
+    inexact = input.is_floating_point() or input.is_complex()  # (complex: |z| distances)
+    if equal_nan and inexact:
         close = logical_or(close, logical_and(isnan(input), isnan(other)))
     if rtol == 0 and atol == 0:
         return close
-    if not input.is_floating_point():
+    if not inexact:
         default = dtypes.get_default_dtype()
         input, other = input.to(default), other.to(default)
     allowed = abs(other * rtol) + atol

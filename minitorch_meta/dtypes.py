@@ -1,5 +1,6 @@
 """Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
-``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``.
+``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``, and the complex
+``complex64`` (``cfloat``) and ``complex128`` (``cdouble``).
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -13,13 +14,15 @@ import numpy as np
 class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
     """A tensor element type. Prints as PyTorch's (``torch.float32``)."""
 
-    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "_rank")
+    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "is_complex", "_rank")
 
     def __init__(self, name: str, numpy_dtype, rank: int):
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.itemsize = self.numpy.itemsize
+        # As in PyTorch, a complex dtype is not a floating-point one.
         self.is_floating_point = self.numpy.kind == "f"
+        self.is_complex = self.numpy.kind == "c"
         # Promotion rank: bool < integers < floats, and wider beats narrower; uint8 and
         # int8 share a rank (neither holds the other: together they make int16).
         self._rank = rank
@@ -29,6 +32,27 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
 
     def __reduce__(self):
         return (from_name, (self.name,))
+
+    def to_real(self) -> dtype:
+        """The dtype of this one's real and imaginary parts (``complex64`` -> ``float32``);
+        a real dtype is its own."""
+        return _REAL_OF.get(self, self)
+
+    def to_complex(self) -> dtype:
+        """The complex dtype whose parts are of this one (``float64`` -> ``complex128``);
+        a complex dtype is its own.
+
+        Raises:
+            TypeError: for float16 (PyTorch's complex32 does not exist here).
+            RuntimeError: for an integer or bool dtype (PyTorch's error).
+        """
+        if self.is_complex:
+            return self
+        if self is float16:
+            raise TypeError(COMPLEX32_UNSUPPORTED)
+        if not self.is_floating_point:
+            raise RuntimeError(f"Unknown Complex ScalarType for {SCALAR_TYPE_NAMES[self]}")
+        return _COMPLEX_OF[self]
 
 
 bool_ = dtype("bool", np.bool_, 0)
@@ -40,17 +64,27 @@ int64 = dtype("int64", np.int64, 4)
 float16 = dtype("float16", np.float16, 9)
 float32 = dtype("float32", np.float32, 10)
 float64 = dtype("float64", np.float64, 11)
+# Above every real dtype: a complex operand makes the result complex (promote() widens
+# complex64 to complex128 next to a float64).
+complex64 = dtype("complex64", np.complex64, 12)
+complex128 = dtype("complex128", np.complex128, 13)
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
+       complex128)
 #: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
 BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": int64,
-                 "int": int32, "short": int16})
+                 "int": int32, "short": int16, "cfloat": complex64, "cdouble": complex128})
 #: PyTorch's name of each dtype's scalar type, as its messages ("not implemented for
 #: 'Char'") and its legacy type names ('torch.CharTensor') say it.
 SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
-                     int64: "Long", float16: "Half", float32: "Float", float64: "Double"}
+                     int64: "Long", float16: "Half", float32: "Float", float64: "Double",
+                     complex64: "ComplexFloat", complex128: "ComplexDouble"}
+_REAL_OF = {complex64: float32, complex128: float64}
+#: The complex dtype of each float's parts; float16 has none here (complex32 is missing),
+#: so a float16 tensor meeting a complex scalar becomes complex64 (docs/differences.md).
+_COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
 
 #: The default floating-point dtype. Process-wide, as PyTorch's (``torch.set_default_dtype``
 #: changes it for every thread): this one cell is the only place it lives, and everything
@@ -94,6 +128,26 @@ BFLOAT16_UNSUPPORTED = ("bfloat16 is not supported by minitorch_meta: NumPy, whi
                         "torch.float32 instead")
 
 
+#: Why there is no ``complex32`` (``chalf``), for every place that is asked for it.
+COMPLEX32_UNSUPPORTED = ("complex32 (chalf) is not supported by minitorch_meta: only "
+                         "complex64 (cfloat) and complex128 (cdouble) exist; use "
+                         "torch.complex64 instead")
+
+
+def default_complex_dtype() -> dtype:
+    """The dtype a Python complex number gets: complex128 when the default float dtype is
+    float64, else complex64 (as PyTorch; its complex32 for a float16 default is missing)."""
+    return complex128 if _DEFAULT_FLOAT[0] is float64 else complex64
+
+
+def complex_of(d: dtype) -> dtype:
+    """The complex dtype an operand of dtype ``d`` meets a complex one in: its own for a
+    float or complex ``d`` (float16: complex64), else the default complex dtype."""
+    if d.is_complex:
+        return d
+    return _COMPLEX_OF.get(d) or default_complex_dtype()
+
+
 def from_name(name: str) -> dtype:
     """The dtype called ``name`` (``"float32"``, ``"float"``, ``"int64"``, ...)."""
     try:
@@ -101,6 +155,8 @@ def from_name(name: str) -> dtype:
     except KeyError:
         if name == "bfloat16":
             raise TypeError(BFLOAT16_UNSUPPORTED) from None
+        if name in ("complex32", "chalf"):
+            raise TypeError(COMPLEX32_UNSUPPORTED) from None
         raise TypeError(f"unknown dtype name {name!r}; expected one of "
                         f"{sorted(_BY_NAME)}") from None
 
@@ -128,6 +184,8 @@ def to_dtype(value) -> dtype:
         return int64
     if value is bool:
         return bool_
+    if value is complex:  # Python's complex is double precision too
+        return complex128
     if isinstance(value, str):
         return from_name(value)
     return from_numpy(value)
@@ -163,7 +221,10 @@ def promote(a: dtype, b: dtype) -> dtype:
     """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
     a_rank, b_rank = a._rank, b._rank
     if a_rank != b_rank:
-        return a if a_rank > b_rank else b
+        wider = a if a_rank > b_rank else b
+        if wider is complex64 and (a is float64 or b is float64):
+            return complex128  # the parts keep float64's precision
+        return wider
     return a if a is b else int16  # uint8 with int8: the smallest type holding both
 
 
@@ -172,12 +233,18 @@ def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:
 
     A 0-d tensor (``torch.tensor(2.0, dtype=torch.float64)``) acts like a scalar next to a
     tensor with dimensions: it widens it only when it is of a higher kind (bool < integer <
-    float). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d float64`` is
-    float64 and ``bool + 0-d int64`` is int64.
+    float < complex). So ``float32 * 0-d float64`` stays float32, but ``int64 * 0-d
+    float64`` is float64 and ``bool + 0-d int64`` is int64. A 0-d complex makes a float
+    tensor the complex of its own precision (``float32 * 0-d complex128`` is complex64) and
+    an integer or bool one the 0-d tensor's dtype.
     """
     if a_is_0d == b_is_0d:
         return promote(a, b)
     dimensioned, zero_dim = (b, a) if a_is_0d else (a, b)
+    if dimensioned.is_complex:
+        return dimensioned
+    if zero_dim.is_complex:
+        return complex_of(dimensioned) if dimensioned.is_floating_point else zero_dim
     if dimensioned.is_floating_point:
         return dimensioned
     if dimensioned is bool_ or zero_dim.is_floating_point:
@@ -189,7 +256,9 @@ def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
     """The dtype of a binary op between a tensor and a Python scalar (PyTorch's rule).
 
     A scalar never widens a tensor of its own kind: ``float32 * 2.5`` stays float32, but an
-    integer tensor times a float becomes the default float dtype.
+    integer tensor times a float becomes the default float dtype. A complex scalar makes a
+    float tensor the complex of its precision (``float64 * 1j`` is complex128) and an
+    integer or bool one the default complex dtype.
 
     Raises:
         OverflowError for a Python int outside ``[-2 ** 63, 2 ** 64)``, whatever the tensor's
@@ -202,7 +271,7 @@ def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
     if isinstance(scalar, int) and not -2 ** 63 <= scalar < 2 ** 64:
         raise OverflowError(int_scalar_overflow(scalar))
     if isinstance(scalar, float) and not tensor_dtype.is_floating_point:
-        return get_default_dtype()
+        return tensor_dtype if tensor_dtype.is_complex else get_default_dtype()
     if isinstance(scalar, int) and tensor_dtype is bool_:
         if scalar >= 2 ** 63:  # PyTorch would need uint64 for it, which it cannot promote
             raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
@@ -210,4 +279,6 @@ def scalar_result(tensor_dtype: dtype, scalar) -> dtype:
                                "does not fit int64); convert the bool tensor first, e.g. "
                                ".double()")
         return int64
+    if isinstance(scalar, complex):  # after the real kinds: they stay as fast as before
+        return complex_of(tensor_dtype)
     return tensor_dtype

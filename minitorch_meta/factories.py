@@ -76,7 +76,8 @@ def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
          requires_grad: bool = False) -> Tensor:
     _check_layout("full", layout)
     default = None if isinstance(fill_value, float) else (  # None: the default float dtype
-        dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64)
+        dtypes.bool_ if isinstance(fill_value, bool) else
+        dtypes.default_complex_dtype() if isinstance(fill_value, complex) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
 
@@ -126,22 +127,42 @@ def _matrix_size(name: str, position: int, value) -> int:
 
 def rand(*size, generator=None, dtype=None, layout=None, device=None,
           requires_grad: bool = False) -> Tensor:
-    """Uniform samples in [0, 1)."""
+    """Uniform samples in [0, 1) (complex: real and imaginary parts each uniform)."""
     dtype, backend = _setup(dtype, device)
     _require_float("rand", dtype)
     _check_layout("rand", layout)
     rng = generator._for(backend) if generator is not None else None
-    return _finish(backend.uniform(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+    shape = _sizes(size)
+    if dtype.is_complex:
+        values = _complex_draws(backend, backend.uniform(shape + (2,), 0.0, 1.0,
+                                                         dtype.to_real(), rng), shape, dtype)
+    else:
+        values = backend.uniform(shape, 0.0, 1.0, dtype, rng)
+    return _finish(values, backend, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, layout=None, device=None,
           requires_grad: bool = False) -> Tensor:
-    """Standard normal samples."""
+    """Standard normal samples (complex: real and imaginary parts each normal of variance
+    1/2, so that ``|z|²`` has mean 1, as PyTorch's)."""
     dtype, backend = _setup(dtype, device)
     _require_float("randn", dtype)
     _check_layout("randn", layout)
     rng = generator._for(backend) if generator is not None else None
-    return _finish(backend.normal(_sizes(size), 0.0, 1.0, dtype, rng), backend, requires_grad)
+    shape = _sizes(size)
+    if dtype.is_complex:
+        values = _complex_draws(backend, backend.normal(shape + (2,), 0.0, 0.5 ** 0.5,
+                                                        dtype.to_real(), rng), shape, dtype)
+    else:
+        values = backend.normal(shape, 0.0, 1.0, dtype, rng)
+    return _finish(values, backend, requires_grad)
+
+
+def _complex_draws(backend, parts, shape, dtype):
+    """Complex samples of ``shape`` from real draws ``parts`` of ``shape + (2,)``."""
+    if not backend.stores_data:
+        return backend.empty(shape, dtype)
+    return backend.view_as_complex(parts)
 
 
 def randint(low: int = 0, high: int | None = None, size=None, *, generator=None, dtype=None,
@@ -187,8 +208,8 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
 
 
 def _require_float(name: str, dtype) -> None:
-    if not dtype.is_floating_point:
-        raise TypeError(f"{name}: expected a floating-point dtype, got {dtype}")
+    if not dtype.is_floating_point and not dtype.is_complex:
+        raise TypeError(f"{name}: expected a floating-point or complex dtype, got {dtype}")
 
 
 def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=None,
@@ -203,6 +224,10 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
                          f"(start={start}, end={end}, step={step})")
     integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
+    if dtype.is_complex:  # complex numbers have no order to step along
+        raise NotImplementedError(f"arange: not implemented for {dtype} (as in PyTorch); "
+                                  "make a real range and convert it, e.g. "
+                                  "torch.arange(3).to(torch.complex64)")
     return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
 
 
@@ -231,7 +256,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
         _check_fits(array, dtype)
-    if dtype.is_floating_point and array.dtype.itemsize > dtype.itemsize:
+    if (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
             array = array.astype(dtype.numpy)
     array = array.astype(dtype.numpy, copy=False)
@@ -270,6 +295,9 @@ def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
             return dtypes.int64
     if array.dtype.kind == "b":
         return dtypes.bool_
+    if array.dtype.kind == "c":  # Python complex numbers: the default complex dtype
+        return dtypes.from_numpy(array.dtype) if from_numpy_data else \
+            dtypes.default_complex_dtype()
     if array.size == 0:
         return dtypes.get_default_dtype()
     raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "

@@ -115,10 +115,11 @@ def tensor_repr(t) -> str:
         # the shape of an empty tensor (but (0,)), and of any when no values are shown
         if (t.numel() == 0 and t.dim() != 1) or (t.numel() and not PRINT_OPTIONS.edgeitems):
             suffixes.append(f"size={tuple(t.shape)}")
-        # PyTorch's rule: the default float dtype, int64 and bool go unsaid (an empty
-        # tensor's dtype is said unless it is the default float one)
+        # PyTorch's rule: the default float dtype, its complex one, int64 and bool go
+        # unsaid (an empty tensor's dtype is said unless it is the default float one)
         default_float = dtypes.get_default_dtype()
-        if t.dtype not in (default_float, dtypes.int64, dtypes.bool_) or (
+        if t.dtype not in (default_float, dtypes.default_complex_dtype(), dtypes.int64,
+                           dtypes.bool_) or (
                 t.numel() == 0 and t.dtype is not default_float):
             suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
@@ -165,7 +166,9 @@ def _format_values(array: np.ndarray, dtype) -> str:
         return "[]"
     edge = PRINT_OPTIONS.edgeitems
     summarize = array.size > PRINT_OPTIONS.threshold
-    formatter = _Formatter(_summarized(array, edge) if summarize else array, dtype)
+    shown = _summarized(array, edge) if summarize else array
+    formatter = (_ComplexFormatter(shown, dtype) if dtype.is_complex
+                 else _Formatter(shown, dtype))
     if array.ndim == 0:
         return formatter.format(array.item())
     return _layout(array, len(_PREFIX), summarize, formatter, edge)
@@ -228,6 +231,22 @@ class _Formatter:
         else:
             text = f"{value:.{self.precision}f}"
         return " " * (self.width - len(text)) + text
+
+
+class _ComplexFormatter:
+    """PyTorch's layout of complex elements: the real parts share one formatter and the
+    imaginary parts another, joined as ``1.5000-0.2500j`` (the sign kept, also of -0.)."""
+
+    def __init__(self, values: np.ndarray, dtype):
+        part = dtype.to_real()
+        self.real, self.imag = _Formatter(values.real, part), _Formatter(values.imag, part)
+        # (``_layout`` adds 2 for ", "; PyTorch counts the "j" too)
+        self.width = self.real.width + self.imag.width + 1
+
+    def format(self, value) -> str:
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        sign = "" if imag[0] in "+-" else "+"
+        return self.real.format(value.real) + sign + imag
 
 
 def _layout(array: np.ndarray, indent: int, summarize: bool, formatter: _Formatter,

@@ -1,7 +1,8 @@
 """``isneginf``, ``isposinf`` and ``isreal``: elementwise questions about values, as bool
 tensors of the input's shape (no gradient flows through a bool result).
 
-``isreal`` is True everywhere: there are no complex dtypes here, so every value is real.
+``isreal`` is True everywhere for a real tensor, and where the imaginary part is 0 for a
+complex one.
 """
 
 from __future__ import annotations
@@ -32,8 +33,11 @@ def isposinf(input):
 
 
 def isreal(input):
-    """Where ``input``'s value is real: everywhere (no complex dtypes here)."""
+    """Where ``input``'s value is real: everywhere for a real tensor, where the imaginary
+    part is 0 for a complex one."""
     from .factories import ones_like
 
     _require_tensor("isreal", input)
+    if input.dtype.is_complex:
+        return input.imag == 0
     return ones_like(input, dtype=dtypes.bool_)

@@ -86,6 +86,8 @@ FUNCTIONS_WITH_OUT = (
     "nonzero_static",
     # incomplete_gamma_functions.py
     "igamma", "igammac",
+    # complex_functions.py
+    "angle", "complex", "polar",
 )
 
 #: Functions whose ``out`` must have the result's dtype exactly (PyTorch checks it rather
@@ -103,6 +105,7 @@ EXACT_DTYPE = frozenset((
     "frobenius_norm", "nuclear_norm", "ormqr", "qr", "triangular_solve",
     "index_reduce",
     "nonzero_static",
+    "complex", "polar",
 ))
 
 #: Functions that make a tensor from sizes or numbers: ``out`` gives the dtype and device.

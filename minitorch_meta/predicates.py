@@ -19,9 +19,9 @@ def is_floating_point(input: Tensor) -> bool:  # noqa: A002 - PyTorch's name
 
 
 def is_complex(input: Tensor) -> bool:  # noqa: A002
-    """Whether ``input``'s dtype is complex: never here (there are no complex dtypes)."""
+    """Whether ``input``'s dtype is complex (complex64, complex128)."""
     _require_tensor("is_complex", "input", 1, input)
-    return False
+    return input.dtype.is_complex
 
 
 def is_signed(input: Tensor) -> bool:  # noqa: A002

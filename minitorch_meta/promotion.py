@@ -14,7 +14,7 @@ from .tensor import Tensor
 def result_type(tensor1, tensor2) -> dtypes.dtype:
     """The dtype of an arithmetic op between ``tensor1`` and ``tensor2`` (each a Tensor or a
     Python number): a 0-d tensor or a number widens a tensor with dimensions only when it
-    is of a higher kind (bool < integer < float), as in ``tensor1 + tensor2``.
+    is of a higher kind (bool < integer < float < complex), as in ``tensor1 + tensor2``.
 
     Raises:
         TypeError: an argument is neither a Tensor nor a number.
@@ -45,8 +45,9 @@ def promote_types(type1: dtypes.dtype, type2: dtypes.dtype) -> dtypes.dtype:
 
 def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
     """Whether PyTorch's casting rule allows ``from_`` -> ``to`` in ops with an ``out`` or
-    in-place result: never to a lower kind (float -> integer, or anything but bool -> bool);
-    a narrower type of the same or a higher kind is allowed (int64 -> uint8 is).
+    in-place result: never to a lower kind (complex -> float, float -> integer, or anything
+    but bool -> bool); a narrower type of the same or a higher kind is allowed (int64 ->
+    uint8 is, complex128 -> complex64 too).
 
     Raises:
         TypeError: an argument is not a dtype.
@@ -57,7 +58,9 @@ def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
 
 
 def _kind(d: dtypes.dtype) -> int:
-    """bool < integer < floating point."""
+    """bool < integer < floating point < complex."""
+    if d.is_complex:
+        return 3
     return 2 if d.is_floating_point else (0 if d is dtypes.bool_ else 1)
 
 
@@ -68,7 +71,7 @@ def _require_dtype(function: str, name: str, position: int, value) -> None:
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, Number) and not isinstance(value, complex)
+    return isinstance(value, Number)
 
 
 def _python(number):
@@ -77,9 +80,12 @@ def _python(number):
 
 
 def _number_dtype(number) -> dtypes.dtype:
-    """The dtype a lone Python number gets: bool, int64, or the default float dtype."""
+    """The dtype a lone Python number gets: bool, int64, the default float dtype, or for a
+    complex number the default complex one."""
     if isinstance(number, bool):
         return dtypes.bool_
     if isinstance(number, int):
         return dtypes.int64
+    if isinstance(number, complex):
+        return dtypes.default_complex_dtype()
     return dtypes.get_default_dtype()

@@ -39,7 +39,7 @@ FORMAT = "minitorch_meta.checkpoint"
 VERSION = 1
 MANIFEST = "manifest.json"
 _KEY_TYPES = (str, int, float, bool, type(None))
-_ARRAY_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+_ARRAY_KINDS = "biufc"  # bool, signed and unsigned integers, floats, complex numbers
 
 
 class CheckpointError(ValueError):

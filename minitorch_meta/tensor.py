@@ -220,7 +220,7 @@ class Tensor(TensorMethods):
         return int(self.item())
 
     def __index__(self) -> int:
-        if self._dtype.is_floating_point:
+        if self._dtype.is_floating_point or self._dtype.is_complex:
             raise TypeError("only integer tensors of a single element can be used as an index")
         return int(self.item())
 
@@ -299,7 +299,8 @@ class Tensor(TensorMethods):
         return self
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if requires_grad and not self._dtype.is_floating_point:
+        if requires_grad and not (self._dtype.is_floating_point or self._dtype.is_complex):
+            # (complex ones can too; the words are kept as tests and users match them)
             raise RuntimeError(f"only Tensors of floating point dtype can require gradients, "
                                f"this one is {self._dtype}")
         if not requires_grad and self.grad_fn is not None:
@@ -535,10 +536,12 @@ class Tensor(TensorMethods):
 
             raise ShapeError(op, f"the result of shape {fmt(result.shape)} cannot be written "
                                  f"in place into a tensor of shape {fmt(self.shape)}")
-        # PyTorch's casting rule: never to a lower kind (float -> integer, anything -> bool)
+        # PyTorch's casting rule: never to a lower kind (complex -> real, float -> integer,
+        # anything -> bool)
         wanted, got = self._dtype, result._dtype
         if got is not wanted and (wanted is dtypes.bool_ or (
-                got.is_floating_point and not wanted.is_floating_point)):
+                got.is_floating_point and not (wanted.is_floating_point or wanted.is_complex))
+                or (got.is_complex and not wanted.is_complex)):
             names = dtypes.SCALAR_TYPE_NAMES  # PyTorch's words: "Float", "Long"
             raise RuntimeError(f"{op}: result type {names[got]} can't be cast to the desired "
                                f"output type {names[wanted]}")

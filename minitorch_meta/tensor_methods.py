@@ -14,6 +14,7 @@ from . import alias_functions as AF
 from . import bessel_gamma_functions as BG
 from . import broadcast_functions as BF
 from . import closeness as CL
+from . import complex_functions as CXF
 from . import conjugation as CJ
 from . import covariance as CV
 from . import cumulative_functions as CF
@@ -564,6 +565,10 @@ class TensorMethods:
     set_, is_set_to, const_data_ptr = STO.set_, STO.is_set_to, STO.const_data_ptr
     share_memory_, is_shared = SHM.share_memory_, SHM.is_shared
     pin_memory, is_pinned = SHM.pin_memory, SHM.is_pinned
+    # complex numbers' parts (complex_functions.py): views, with setters
+    real = property(CXF.real, CXF.set_real)
+    imag = property(CXF.imag, CXF.set_imag)
+    angle = CXF.angle
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

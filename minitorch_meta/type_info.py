@@ -31,12 +31,16 @@ class finfo:  # noqa: N801 - PyTorch's name
     ``resolution`` (``10 ** -precision``, the decimal digits the type keeps) and ``dtype``
     (the dtype's name, a string, as in PyTorch).
 
+    A complex dtype has the limits of its parts (``finfo(torch.complex64)`` is float32's),
+    as in PyTorch.
+
     Raises:
         TypeError for a dtype that is not floating-point, or an argument that is no dtype.
     """
 
     def __init__(self, type=None):  # noqa: A002 - PyTorch's name
         dtype = dtypes.get_default_dtype() if type is None else _dtype_argument("finfo", type)
+        dtype = dtype.to_real()
         if not dtype.is_floating_point:
             raise TypeError(f"torch.finfo() requires a floating point input type, got {dtype}. "
                             "Use torch.iinfo to handle integer types")
@@ -66,7 +70,7 @@ class iinfo:  # noqa: N801 - PyTorch's name
         dtype = _dtype_argument("iinfo", type)
         if dtype is dtypes.bool_:
             raise TypeError("torch.bool is not supported by torch.iinfo")
-        if dtype.is_floating_point:
+        if dtype.is_floating_point or dtype.is_complex:
             raise TypeError(f"torch.iinfo() requires an integer input type, got {dtype}. "
                             "Use torch.finfo to handle floating-point types")
         self.bits = 8 * dtype.itemsize

@@ -43,7 +43,8 @@ def test_values():
 def test_integer_dtypes_for_sized_factories():
     assert mt.zeros(2, dtype=mt.int64).dtype is mt.int64
     assert mt.ones(2, dtype=mt.bool).tolist() == [True, True]
-    with pytest.raises(TypeError, match="rand: expected a floating-point dtype, got torch.int64"):
+    with pytest.raises(TypeError, match="rand: expected a floating-point or complex dtype, got "
+                                        "torch.int64"):
         mt.rand(2, dtype=mt.int64)
 
 
@@ -96,8 +97,8 @@ def test_from_numpy_shares_memory():
     assert np.shares_memory(t.numpy(), array)
     with pytest.raises(TypeError, match="from_numpy expects a numpy.ndarray, got list"):
         mt.from_numpy([1.0])
-    with pytest.raises(TypeError, match="unsupported array dtype complex128"):
-        mt.from_numpy(np.zeros(2, np.complex128))
+    with pytest.raises(TypeError, match=r"unsupported array dtype datetime64\[s\]"):
+        mt.from_numpy(np.zeros(2, "datetime64[s]"))
 
 
 @pytest.mark.parametrize("name", ["empty_like", "zeros_like", "ones_like", "rand_like",

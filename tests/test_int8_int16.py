@@ -77,6 +77,8 @@ def test_binary_ops_promote_as_pytorch_with_0d_operands(shapes):
         ours = [mt.ones(s, dtype=getattr(mt, d)) for d, s in zip((a, b), shapes)]
         theirs = [torch.ones(s, dtype=getattr(torch, d)) for d, s in zip((a, b), shapes)]
         expected = str(torch.result_type(*theirs))
+        if expected == "torch.complex32":
+            continue  # float16 with complex: complex64 here (docs/differences.md)
         got = (str(mt.result_type(*ours)), str((ours[0] * ours[1]).dtype))
         if got != (expected, expected):
             wrong.append(f"{a}{shapes[0]} {b}{shapes[1]}: {got} != {expected}")

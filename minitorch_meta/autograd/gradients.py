@@ -194,6 +194,10 @@ def _root(index: int, output, gradient):
             raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
                                f"output {index} has shape {tuple(output.shape)}: pass its "
                                "gradient, a tensor of the same shape")
+        if output._dtype.is_complex:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
+                               f"but got {output._dtype}: backward from a real loss (e.g. "
+                               "z.abs() or z.real), or pass the gradient explicitly")
         return node, output._wrap(output._backend.full(output._data.shape, 1, output._dtype))
     if tuple(gradient.shape) != tuple(output.shape):
         raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "

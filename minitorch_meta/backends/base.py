@@ -55,7 +55,9 @@ creation and transfer
     from_dlpack(source)         an array on this device sharing the memory of ``source``,
                                 an object with ``__dlpack__`` (``xp.from_dlpack``)
 elementwise (NumPy broadcasting)
-    unary(name, a)              name in UNARY
+    unary(name, a)              name in UNARY (``conj`` and ``angle`` of complex arrays:
+                                the conjugate, and the argument in (-pi, pi] as a float
+                                array; everything else keeps its real-only meaning)
     binary(name, a, b)          name in BINARY; b may be a Python scalar
                                 (NumPy's ufunc of each name: ``rint`` rounds half to even,
                                 ``floor_divide``/``remainder`` are Python's ``//``/``%``,
@@ -145,7 +147,9 @@ linear algebra
                                 ``ld`` and ``b`` broadcast together (``pivots`` has ``ld``'s)
 layout and indexing
     reshape(a, shape) / transpose(a, axes) / astype(a, dtype) / copy(a)
-                                (``copy``: a new array in C order, whatever ``a``'s layout)
+                                (``copy``: a new array in C order, whatever ``a``'s layout;
+                                ``astype`` of a complex ``a`` to a real dtype keeps the
+                                real parts)
     is_contiguous(a)            whether ``a``'s memory is C-contiguous in its logical order
                                 (a Python bool; a conv output that is an NCHW view of
                                 channels-last memory is not)
@@ -156,6 +160,12 @@ layout and indexing
                                 stride 0 along a dimension longer than 1: an ``expand``
                                 view); a Python bool (meta: False, no memory)
     getitem(a, index) / setitem(a, index, value)
+    real(a) / imag(a)           writable views of a complex ``a``'s real and imaginary
+                                parts (float arrays of ``a``'s shape, sharing its memory)
+    view_as_real(a)             a complex ``a`` as a float view of shape ``a.shape + (2,)``
+                                (real, imaginary); ``view_as_complex(a)`` the inverse, of a
+                                float ``a`` whose last dim has size 2 and stride 1 and whose
+                                other strides are even (in elements)
     data_ptr(a)                 the address of ``a``'s first element, an int (meta: 0)
     storage_offset(a)           how many elements ``a``'s first element lies after the start
                                 of the memory block it views (0 for an array that owns its
@@ -286,7 +296,8 @@ UNARY = ("neg", "abs", "exp", "log", "log1p", "sign", "sqrt", "tanh", "erf",
          "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_k0",
          "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
          "spherical_bessel_j0", "airy_ai",
-         "erfcx", "ndtr", "log_ndtr", "ndtri")
+         "erfcx", "ndtr", "log_ndtr", "ndtri",
+         "conj", "angle")
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge",
           "floor_divide", "remainder", "fmod", "logical_and", "logical_or", "logical_xor",
@@ -365,6 +376,10 @@ class Backend:
     def strides(self, a): self._missing("strides")
     def has_internal_overlap(self, a): self._missing("has_internal_overlap")
     def getitem(self, a, index): self._missing("getitem")
+    def real(self, a): self._missing("real")
+    def imag(self, a): self._missing("imag")
+    def view_as_real(self, a): self._missing("view_as_real")
+    def view_as_complex(self, a): self._missing("view_as_complex")
     def setitem(self, a, index, value): self._missing("setitem")
     def index_add(self, shape, index, values, dtype): self._missing("index_add")
     def accumulate(self, target, index, values): self._missing("accumulate")

@@ -10,7 +10,8 @@ The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winogr
 ``xp_pooling.py`` (max) and ``xp_avg_pooling.py`` (average, adaptive average), mixed in
 here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im),
 ``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``), and the volumetric ones,
-``xp_conv3d.py`` and ``xp_pooling3d.py``; ``xp_half.py`` runs the
+``xp_conv3d.py`` and ``xp_pooling3d.py``, and ``xp_complex.py`` (views of complex
+arrays' parts); ``xp_half.py`` runs the
 float16 ones in float32; ``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``, ``scan``), ``erf`` and, where ``half_gemm_dtype``
@@ -26,6 +27,7 @@ from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_normal, xp_speci
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
 from .xp_avg_pooling import AvgPoolingKernels
+from .xp_complex import ComplexKernels
 from .xp_conv import ConvKernels
 from .xp_conv3d import Conv3dKernels
 from .xp_conv_groups import GroupedConvKernels
@@ -49,7 +51,7 @@ from .xp_zeta import zeta as zeta_kernel
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
                 GroupedConvKernels, Conv3dKernels, Pooling3dKernels, MatrixExpKernels,
-                LuKernels, HouseholderKernels, LdlKernels, Backend):
+                LuKernels, HouseholderKernels, LdlKernels, ComplexKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass
@@ -86,6 +88,7 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             "tan": xp.tan, "arcsin": xp.arcsin, "arccos": xp.arccos, "arctan": xp.arctan,
             "sinh": xp.sinh, "cosh": xp.cosh, "arcsinh": xp.arcsinh, "arccosh": xp.arccosh,
             "arctanh": xp.arctanh, "exp2": xp.exp2, "signbit": xp.signbit})
+        self._unary.update({"conj": xp.conj, "angle": xp.angle})  # ops/complex_parts.py
         self._unary.update({name: self._special_kernel(name)
                             for name in ("erfc", "erfinv", "lgamma", "digamma", "trigamma")})
         self._unary.update({name: self._special_kernel(name, xp_bessel)
@@ -368,6 +371,8 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
         return a.transpose(axes)
 
     def astype(self, a, dtype):
+        if a.dtype.kind == "c" and not dtype.is_complex:
+            a = a.real  # what PyTorch keeps (NumPy and CuPy would warn before doing it)
         return a.astype(dtype.numpy, copy=False)
 
     def copy(self, a):

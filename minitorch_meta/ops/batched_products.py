@@ -11,6 +11,7 @@ ops share ``ScaledSum``: ``beta * input + alpha * product``, with PyTorch's rule
 from __future__ import annotations
 
 from . import shapes
+from .complex_support import conj, conj_tensor
 from .function import Function
 from .linalg import Dot
 
@@ -62,6 +63,7 @@ class Bmm(Function):
 
     op_name, backward_name = "bmm", "BmmBackward0"
     saved_for_backward = ((0, 1), (1, 0))  # each operand is the other's gradient factor
+    complex_aware = True  # the gradients take the conjugate transposes
 
     def infer(self, a, b):
         require_same_dtypes(self.op_name, (("batch1", a), ("batch2", b)))
@@ -74,7 +76,8 @@ class Bmm(Function):
         return backend.matmul(a, b)
 
     def backward(self, backend, gy):
-        return _bmm_grads(backend, gy, self.a, self.b, self.needs_input_grad)
+        return _bmm_grads(backend, gy, conj(backend, self.a), conj(backend, self.b),
+                          self.needs_input_grad)
 
     def backward_graph(self, grad):
         return _bmm_grads_graph(self, grad, 0, self.needs_input_grad)
@@ -83,8 +86,11 @@ class Bmm(Function):
 def _bmm_grads_graph(node, grad, first: int, needs):
     """``_bmm_grads`` with tensor ops; the operands are inputs ``first`` and ``first + 1``
     of ``node``. ``grad`` may lack the batch dim (``addbmm``): ``matmul`` broadcasts it."""
-    ga = grad.matmul(node.graph_input(first + 1, node.b).transpose(1, 2)) if needs[0] else None
-    gb = node.graph_input(first, node.a).transpose(1, 2).matmul(grad) if needs[1] else None
+    # (the conjugates: only Bmm takes complex operands; a real one is its own)
+    ga = grad.matmul(conj_tensor(node.graph_input(first + 1, node.b)).transpose(1, 2)) \
+        if needs[0] else None
+    gb = conj_tensor(node.graph_input(first, node.a)).transpose(1, 2).matmul(grad) \
+        if needs[1] else None
     return ga, gb
 
 

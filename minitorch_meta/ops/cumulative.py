@@ -78,8 +78,8 @@ def accumulation_dtype(op: str, x, dtype):
     if dtype is not None:
         out = dtypes.to_dtype(dtype)
     else:
-        out = x._dtype if x._dtype.is_floating_point else dtypes.int64
-    if not out.is_floating_point and x.requires_grad and is_grad_enabled():
+        out = x._dtype if x._dtype.is_floating_point or x._dtype.is_complex else dtypes.int64
+    if not (out.is_floating_point or out.is_complex) and x.requires_grad and is_grad_enabled():
         raise RuntimeError(f"{op}: autograd does not support the result dtype {out} for an "
                            f"input that requires grad; pass a floating dtype, or detach the "
                            "input (or use no_grad) when no gradient is wanted")

@@ -11,7 +11,8 @@ import math
 import sys
 
 from .. import dtypes
-from . import shapes
+from . import complex_support, shapes
+from .complex_support import conj_tensor, over_conj, times_conj
 from .function import Function
 from .graph_backward import reduce_to_input
 
@@ -39,7 +40,11 @@ class Binary(Function):
         # ``_data.shape`` / ``_dtype``: plain reads on the hot path (``.shape`` builds a Size).
         if b is None:
             shape = a._data.shape
-            self.compute_dtype = dtypes.scalar_result(a._dtype, self.scalar)
+            self.compute_dtype = dtype = dtypes.scalar_result(a._dtype, self.scalar)
+            # a real tensor with a Python complex (``x * 1j``): the dispatcher saw no
+            # complex input, so the op's own check is here (an attribute read otherwise)
+            if dtype.is_complex and not self.complex_aware:
+                complex_support.refuse(self, dtype)
         else:
             # Same shapes and same dtypes, the common case, need no broadcasting or promotion.
             shape, other_shape = a._data.shape, b._data.shape
@@ -151,6 +156,7 @@ def _reduce(backend, grad, spec):
 
 class Add(Binary):
     op_name, backward_name, kernel = "add", "AddBackward0", "add"
+    complex_aware = True
 
     def grads(self, backend, gy):
         return gy, gy
@@ -177,6 +183,7 @@ class Sub(Binary):
     """
 
     op_name, kernel = "sub", "sub"
+    complex_aware = True
 
     @property
     def backward_name(self):
@@ -199,24 +206,26 @@ class Sub(Binary):
 class Mul(Binary):
     op_name, backward_name, kernel = "mul", "MulBackward0", "mul"
     saved_for_backward = ((0, 1), (1, 0))  # each operand is the other's gradient factor
+    complex_aware = True  # the conjugate of the other operand is the factor
 
     def save(self, x, y, out):
         self.x, self.y = x, y
 
     def grads(self, backend, gy):
         need_left, need_right = self.operand_needs()
-        return (backend.binary("mul", gy, self.y) if need_left else None,
-                backend.binary("mul", gy, self.x) if need_right else None)
+        return (times_conj(backend, gy, self.y) if need_left else None,
+                times_conj(backend, gy, self.x) if need_right else None)
 
     def grads_graph(self, grad):
         need_left, need_right = self.operand_needs()
-        return (grad * self.graph_operand(1, self.y) if need_left else None,
-                grad * self.graph_operand(0, self.x) if need_right else None)
+        return (grad * conj_tensor(self.graph_operand(1, self.y)) if need_left else None,
+                grad * conj_tensor(self.graph_operand(0, self.x)) if need_right else None)
 
 
 class Div(Binary):
     op_name, kernel = "div", "div"
     saved_for_backward = (1, (0, 1))
+    complex_aware = True
 
     @property
     def backward_name(self):
@@ -225,29 +234,30 @@ class Div(Binary):
 
     def infer(self, a, b=None):
         shape, dtype = super().infer(a, b)
-        if not self.compute_dtype.is_floating_point:  # true division of integers
-            self.compute_dtype = dtypes.get_default_dtype()
+        if not self.compute_dtype.is_floating_point and not self.compute_dtype.is_complex:
+            self.compute_dtype = dtypes.get_default_dtype()  # true division of integers
         return shape, self.compute_dtype
 
     def save(self, x, y, out):
         self.y, self.out = y, out
 
     def grads(self, backend, gy):
-        g_left = backend.binary("div", gy, self.y)  # the right operand's needs it too
+        g_left = over_conj(backend, gy, self.y)  # the right operand's needs it too
         if not self.operand_needs()[1]:
             return g_left, None
-        return g_left, backend.unary("neg", backend.binary("mul", g_left, self.out))
+        return g_left, backend.unary("neg", times_conj(backend, g_left, self.out))
 
     def grads_graph(self, grad):
-        g_left = grad / self.graph_operand(1, self.y)
+        g_left = grad / conj_tensor(self.graph_operand(1, self.y))
         if not self.operand_needs()[1]:
             return g_left, None
-        return g_left, -(g_left * self.graph_output(self.out))
+        return g_left, -(g_left * conj_tensor(self.graph_output(self.out)))
 
 
 class Pow(Binary):
     op_name, kernel = "pow", "pow"
     saved_for_backward = (0, 1, ("output", 1))
+    complex_aware = True  # with a Python number as the exponent only (see ``infer``)
 
     @property
     def backward_name(self):
@@ -258,6 +268,11 @@ class Pow(Binary):
 
     def infer(self, a, b=None):
         shape, dtype = super().infer(a, b)
+        if dtype.is_complex and (b is not None or self.reflected):
+            raise NotImplementedError(
+                f"pow: a complex tensor exponent, or a complex base with a tensor exponent, is "
+                f"not supported yet by minitorch_meta (got {dtype}); only a complex tensor to "
+                "the power of a Python number is (z ** 2, z ** 0.5)")
         if dtype is dtypes.bool_:
             raise NotImplementedError("pow: not implemented for bool tensors (PyTorch has no "
                                       "such kernel); convert them first, e.g. with .int()")
@@ -288,7 +303,7 @@ class Pow(Binary):
             if len(self.input_specs) == 1 and self.scalar == 0:
                 g_left = backend.binary("mul", gy, 0)  # d/dx x**0 is 0, even at x == 0
             else:
-                g_left = backend.binary("mul", gy, backend.binary(
+                g_left = times_conj(backend, gy, backend.binary(
                     "mul", y, backend.binary("pow", x, backend.binary("sub", y, 1))))
         if need_right:
             g_right = backend.binary("mul", gy, backend.binary("mul", self.out,
@@ -303,7 +318,7 @@ class Pow(Binary):
             if len(self.input_specs) == 1 and self.scalar == 0:
                 g_left = grad * 0  # d/dx x**0 is 0, even at x == 0
             else:
-                g_left = grad * (y * x ** (y - 1))
+                g_left = grad * conj_tensor(y * x ** (y - 1))
         if need_right:
             g_right = grad * (self.graph_output(self.out) * _log(x))
         return g_left, g_right
@@ -342,6 +357,7 @@ def _comparison(name: str, kernel: str) -> type:
 
 
 Eq, Ne, Lt, Le, Gt, Ge = (_comparison(n, n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+Eq.complex_aware = Ne.complex_aware = True  # equality needs no order
 
 
 class Unary(Function):
@@ -366,7 +382,7 @@ class Unary(Function):
         if dtype is dtypes.bool_ and self.bool_refusal is not None:
             error, message = self.bool_refusal
             raise error(message)
-        if not dtype.is_floating_point:
+        if not dtype.is_floating_point and not dtype.is_complex:
             if self.floating_only:
                 # NotImplementedError: PyTorch's type, as it has no integer kernel
                 raise NotImplementedError(f"{self.op_name}: expected a floating-point tensor, "
@@ -391,6 +407,7 @@ class Unary(Function):
 
 class Neg(Unary):
     op_name, backward_name, kernel = "neg", "NegBackward0", "neg"
+    complex_aware = True
     bool_refusal = (RuntimeError, "Negation, the `-` operator, on a bool tensor is not "
                     "supported. If you are trying to invert a mask, use the `~` or "
                     "`logical_not()` operator instead.")
@@ -407,45 +424,57 @@ class Abs(Unary):
     bool_refusal = (NotImplementedError, "abs: not implemented for bool tensors (PyTorch has "
                     "no such kernel); a bool is its own absolute value, or convert with .int()")
     saved_for_backward = (0,)
+    complex_aware = True  # |z| is real: the gradient is grad * z / |z| (0 at 0)
+
+    def infer(self, x):
+        shape, dtype = super().infer(x)
+        return shape, dtype.to_real()  # (``out_dtype`` stays complex: no cast before abs)
 
     def backward(self, backend, gy):
+        if self.x.dtype.kind == "c":
+            return (backend.binary("mul", gy, complex_support.sgn(backend, self.x)),)
         return (backend.binary("mul", gy, backend.unary("sign", self.x)),)
 
     def backward_graph(self, grad):  # sign is piecewise constant: no gradient of its own
+        if self.x.dtype.kind == "c":  # z / |z| is not: the recorded sgn carries its own
+            return (grad * self.graph_input(0, self.x).sgn(),)
         return (grad * self.constant(self.backend.unary("sign", self.x)),)
 
 
 class Exp(Unary):
     op_name, backward_name, kernel, float_result = "exp", "ExpBackward0", "exp", True
     saved_for_backward = ("output",)
+    complex_aware = True
 
     def backward(self, backend, gy):
-        return (backend.binary("mul", gy, self.out),)
+        return (times_conj(backend, gy, self.out),)
 
     def backward_graph(self, grad):
-        return (grad * self.graph_output(self.out),)
+        return (grad * conj_tensor(self.graph_output(self.out)),)
 
 
 class Log(Unary):
     op_name, backward_name, kernel, float_result = "log", "LogBackward0", "log", True
     saved_for_backward = (0,)
+    complex_aware = True
 
     def backward(self, backend, gy):
-        return (backend.binary("div", gy, self.x),)
+        return (over_conj(backend, gy, self.x),)
 
     def backward_graph(self, grad):
-        return (grad / self.graph_input(0, self.x),)
+        return (grad / conj_tensor(self.graph_input(0, self.x)),)
 
 
 class Sqrt(Unary):
     op_name, backward_name, kernel, float_result = "sqrt", "SqrtBackward0", "sqrt", True
     saved_for_backward = ("output",)
+    complex_aware = True
 
     def backward(self, backend, gy):
-        return (backend.binary("div", gy, backend.binary("mul", self.out, 2)),)
+        return (over_conj(backend, gy, backend.binary("mul", self.out, 2)),)
 
     def backward_graph(self, grad):
-        return (grad / (self.graph_output(self.out) * 2),)
+        return (grad / conj_tensor(self.graph_output(self.out) * 2),)
 
 
 class Tanh(Unary):

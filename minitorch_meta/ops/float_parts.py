@@ -5,6 +5,7 @@ fmax/fmin (NaN-ignoring maximum and minimum) and nan_to_num.
 from __future__ import annotations
 
 from .. import dtypes
+from . import complex_support
 from .elementwise import Binary, Maximum, Unary, _finite_range
 from .rounding import Sign
 from .trigonometric import FloatBinary
@@ -91,13 +92,35 @@ class Signbit(Unary):
 
 
 class Sgn(Sign):
-    """``x / |x|``, which for real tensors is ``sign`` (0 at 0 and NaN); zero gradient.
+    """``x / |x|``, which for real tensors is ``sign`` (0 at 0 and NaN; zero gradient), and
+    for complex ones the point of the unit circle in ``x``'s direction (0 at 0).
 
     Shape:
         the output has the input's shape and dtype.
     """
 
     op_name, backward_name = "sgn", "SgnBackward0"
+    complex_aware = True
+
+    def forward(self, backend, x):
+        if x.dtype.kind != "c":
+            return super().forward(backend, x)
+        out = complex_support.sgn(backend, x)
+        if self.recording:
+            self.x, self.out = x, out
+        return out
+
+    def backward(self, backend, gy):
+        if self.input_specs[0][1].is_complex:
+            return (complex_support.sgn_backward(backend, gy, self.x, self.out),)
+        return super().backward(backend, gy)
+
+    @property
+    def backward_graph(self):
+        # No recorded form of the complex formula: differentiable once (graph_backward.py).
+        if self.input_specs[0][1].is_complex:
+            return None
+        return super().backward_graph
 
 
 class Heaviside(Binary):

@@ -35,7 +35,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph_node import GraphNode
 from ..errors import DeviceError
 from ..versions import modified_error
-from . import graph_backward
+from . import complex_support, graph_backward
 
 
 class Function(GraphNode):
@@ -60,6 +60,9 @@ class Function(GraphNode):
 
     #: True while ``observed_call`` runs this op: its own dispatch then skips the observers
     _observed = False
+    #: True for ops written for complex values (see ``complex_support.py``); the
+    #: dispatcher refuses complex inputs to every other op
+    complex_aware = False
 
     #: the hyper-parameters' names (the keywords given to the constructor, as a dict, or
     #: the parameters of an op's own ``__init__``); none by default
@@ -116,11 +119,20 @@ class Function(GraphNode):
         if _observers and not self._observed:  # one list test when nothing observes
             return observed_call(self, inputs)
         single = len(inputs) == 1  # most ops: then no loop over the inputs
+        # Complex inputs reach only the ops written for them. On the real path this costs
+        # one attribute read of each input's dtype (``is_complex``, a slot) in the one- and
+        # two-input cases, and a short loop in the general one; ``complex_aware`` is read
+        # only when an input is complex.
         if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
                       and inputs[0]._backend is inputs[1]._backend):  # two on one device
             backend = inputs[0]._backend
+            if (inputs[0]._dtype.is_complex or not single and inputs[1]._dtype.is_complex) \
+                    and not self.complex_aware:
+                complex_support.refuse(self, complex_support.complex_input(inputs))
         else:
             backend, inputs = placed_inputs(self.op_name, inputs)
+            if not self.complex_aware and (dtype := complex_support.complex_input(inputs)):
+                complex_support.refuse(self, dtype)
         specs = self.infer(*inputs)
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.

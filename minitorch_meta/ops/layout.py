@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd.indexed_gradient import IndexedGradient
 from ..backends.base import contiguous_strides
+from ..caller_warnings import warn_at_caller
 from ..memory_formats import copy_with_strides
 from . import shapes
 from .function import Function
@@ -21,6 +22,7 @@ class View(Function):
     op_name, backward_name = "view", "ViewBackward0"
     _hyper = ("shape",)
     is_view = True
+    complex_aware = True  # layout only: any dtype (reshape, flatten, squeeze... inherit it)
 
     def __init__(self, shape):
         # An explicit parameter, not Function's keywords: view is one of the hottest ops.
@@ -70,6 +72,7 @@ class Permute(Function):
 
     op_name, backward_name = "permute", "PermuteBackward0"
     is_view = True
+    complex_aware = True
 
     def infer(self, x):
         shape = x._data.shape  # a plain tuple: ``x.shape`` would build a Size per read
@@ -235,6 +238,7 @@ class GetItem(Function):
 
     op_name = "getitem"
     is_view = True  # basic indexing (see __init__ for integer and boolean arrays)
+    complex_aware = True
     _hyper = ("index", "shape_index")
 
     def __init__(self, index, shape_index):
@@ -321,6 +325,7 @@ class IndexedZeros(Function):
     """
 
     op_name = "getitem_backward"
+    complex_aware = True
     _hyper = ("index", "shape_index", "shape", "dtype", "backward_name")
 
     def __init__(self, index, shape_index, shape, dtype, getitem_name):
@@ -348,6 +353,10 @@ def _is_array_index(item) -> bool:
     return ndim is not None and (ndim > 0 or item.dtype.kind == "b")
 
 
+#: PyTorch's warning for ``.to(real dtype)`` of a complex tensor (the real part is kept)
+COMPLEX_TO_REAL = "Casting complex values to real discards the imaginary part"
+
+
 class ToCopy(Function):
     """A copy on another device and/or with another dtype; gradients flow back.
 
@@ -356,6 +365,7 @@ class ToCopy(Function):
     """
 
     op_name, backward_name = "to", "ToCopyBackward0"
+    complex_aware = True
     #: the copy's strides (a memory format's, see ``memory_format_functions.copy_to``);
     #: None: C-ordered, or as the dtype conversion leaves them
     strides = None
@@ -386,8 +396,11 @@ class ToCopy(Function):
                                     f"{HOW_TO_GET_DATA}")
             array = (target.empty(tuple(x.shape), self.dtype) if self.strides is None
                      else target.empty_strided(tuple(x.shape), self.strides, self.dtype))
+        if x._dtype.is_complex and not self.dtype.is_complex:
+            warn_at_caller(COMPLEX_TO_REAL)
         # A copy into an integer or bool dtype has no gradient, as in PyTorch.
-        if is_grad_enabled() and x.requires_grad and self.dtype.is_floating_point:
+        if is_grad_enabled() and x.requires_grad and (self.dtype.is_floating_point
+                                                      or self.dtype.is_complex):
             self.backend = target
             self.source = source
             self._next_nodes = (x.grad_fn if x.grad_fn is not None else x._accumulator(),)
@@ -417,6 +430,7 @@ class Clone(Function):
     """
 
     op_name, backward_name = "clone", "CloneBackward0"
+    complex_aware = True
     #: the copy's strides (a memory format's, see ``memory_format_functions``); None: the
     #: copy kernel's C-ordered ones
     strides = None
@@ -446,6 +460,7 @@ class Cat(Function):
 
     op_name, backward_name = "cat", "CatBackward0"
     dim = 0
+    complex_aware = True
 
     def infer(self, *tensors):
         if not tensors:

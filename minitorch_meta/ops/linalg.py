@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from . import shapes
+from .complex_support import conj, conj_tensor
 from .function import Function
 
 
@@ -33,6 +34,7 @@ class Mm(Function):
 
     op_name, backward_name = "mm", "MmBackward0"
     saved_for_backward = ((0, 1), (1, 0))  # each operand is the other's gradient factor
+    complex_aware = True  # the gradients take the conjugate transposes
 
     def infer(self, a, b):
         _check_dtypes("mm", a, b)
@@ -43,16 +45,17 @@ class Mm(Function):
         return backend.matmul(a, b)
 
     def backward(self, backend, gy):
-        ga = backend.matmul(gy, backend.transpose(self.b, (1, 0))) if self.needs_input_grad[0] \
+        need_a, need_b = self.needs_input_grad
+        ga = backend.matmul(gy, backend.transpose(conj(backend, self.b), (1, 0))) if need_a \
             else None
-        gb = backend.matmul(backend.transpose(self.a, (1, 0)), gy) if self.needs_input_grad[1] \
+        gb = backend.matmul(backend.transpose(conj(backend, self.a), (1, 0)), gy) if need_b \
             else None
         return ga, gb
 
     def backward_graph(self, grad):
         need_a, need_b = self.needs_input_grad
-        return (grad.mm(self.graph_input(1, self.b).t()) if need_a else None,
-                self.graph_input(0, self.a).t().mm(grad) if need_b else None)
+        return (grad.mm(conj_tensor(self.graph_input(1, self.b)).t()) if need_a else None,
+                conj_tensor(self.graph_input(0, self.a)).t().mm(grad) if need_b else None)
 
 
 class Mv(Function):
@@ -198,6 +201,7 @@ class Matmul(Function):
 
     op_name = "matmul"
     saved_for_backward = ((0, 1), (1, 0))
+    complex_aware = True  # the gradients take the conjugate transposes
 
     def infer(self, a, b):
         shapes.require_same_dtype("matmul", "self", a.dtype, "other", b.dtype)
@@ -215,7 +219,7 @@ class Matmul(Function):
         return backend.matmul(a, b)
 
     def backward(self, backend, gy):
-        a, b = self.a, self.b
+        a, b = conj(backend, self.a), conj(backend, self.b)
         # Promote 1-D operands to matrices so one pair of formulas covers every case.
         a2 = backend.reshape(a, (1, -1)) if a.ndim == 1 else a
         b2 = backend.reshape(b, (-1, 1)) if b.ndim == 1 else b
@@ -231,7 +235,8 @@ class Matmul(Function):
         return ga, gb
 
     def backward_graph(self, grad):
-        a, b = self.graph_input(0, self.a), self.graph_input(1, self.b)
+        a = conj_tensor(self.graph_input(0, self.a))
+        b = conj_tensor(self.graph_input(1, self.b))
         # the same promotion of 1-D operands as ``backward``, with recorded ops
         a2 = a.reshape(1, -1) if a.ndim == 1 else a
         b2 = b.reshape(-1, 1) if b.ndim == 1 else b

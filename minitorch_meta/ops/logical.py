@@ -29,21 +29,26 @@ class Predicate(Unary):
         return x._data.shape, dtypes.bool_
 
     def forward(self, backend, x):
-        if x.dtype.kind != "f":
+        if x.dtype.kind not in "fc":
             return backend.full(x.shape, self.for_exact, dtypes.bool_)
         return backend.unary(self.kernel, x)
 
 
+# A complex element is NaN (inf) when a part is, and finite when both are, as in PyTorch
+# and in the NumPy/CuPy kernels.
 class IsNan(Predicate):
     op_name, backward_name, kernel = "isnan", "IsnanBackward0", "isnan"
+    complex_aware = True
 
 
 class IsInf(Predicate):
     op_name, backward_name, kernel = "isinf", "IsinfBackward0", "isinf"
+    complex_aware = True
 
 
 class IsFinite(Predicate):
     op_name, backward_name, kernel, for_exact = "isfinite", "IsfiniteBackward0", "isfinite", True
+    complex_aware = True
 
 
 class LogicalNot(Predicate):

@@ -56,6 +56,7 @@ class Sum(Function):
 
     op_name = "sum"
     dim, keepdim, dtype = None, False, None
+    complex_aware = True
 
     @property
     def backward_name(self):
@@ -67,7 +68,8 @@ class Sum(Function):
         self.axes = None if self.dim is None else shapes.reduction_dims(self.op_name, self.dim,
                                                                          len(shape))
         if self.dtype is None:  # the common case, kept free of the helper's checks
-            dtype = x._dtype if x._dtype.is_floating_point else dtypes.int64
+            dtype = x._dtype if x._dtype.is_floating_point or x._dtype.is_complex \
+                else dtypes.int64
         else:
             dtype = accumulation_dtype(self.op_name, x, self.dtype)
         self.out_dtype = dtype
@@ -119,11 +121,11 @@ class Mean(Sum):
         # RuntimeError: PyTorch's type ("could not infer output dtype")
         if self.dtype is not None:
             wanted = dtypes.to_dtype(self.dtype)
-            if not wanted.is_floating_point:
+            if not wanted.is_floating_point and not wanted.is_complex:
                 raise RuntimeError(f"mean(): could not infer output dtype: dtype must be a "
                                    f"floating-point dtype, got {wanted}; pass e.g. "
                                    "dtype=torch.float32")
-        elif not x.dtype.is_floating_point:
+        elif not x.dtype.is_floating_point and not x.dtype.is_complex:
             raise RuntimeError(f"mean: expected a floating-point tensor, got dtype {x.dtype}; "
                                "convert it with .float() or pass dtype=torch.float32")
         shape, dtype = super().infer(x)
