@@ -798,5 +798,9 @@ __all__ += ["channels_last", "channels_last_3d", "contiguous_format", "empty_per
             "layout", "memory_format", "preserve_format", "sparse_bsc", "sparse_bsr",
             "sparse_coo", "sparse_csc", "sparse_csr", "strided"]
 
+# PyTorch's "shell" unsigned dtypes (dtypes.py; their op support: ops/unsigned_shell.py)
+uint16, uint32, uint64 = _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
+__all__ += ["uint16", "uint32", "uint64"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -1,5 +1,7 @@
 """Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
-``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``.
+``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``, and PyTorch's "shell" dtypes
+``uint16``, ``uint32``, ``uint64`` (few ops, no promotion with other integer types: see
+``ops/unsigned_shell.py``).
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -40,8 +42,16 @@ int64 = dtype("int64", np.int64, 4)
 float16 = dtype("float16", np.float16, 9)
 float32 = dtype("float32", np.float32, 10)
 float64 = dtype("float64", np.float64, 11)
+# Ranked above every signed integer and below the floats: with a float they give the
+# float, and with any other integer or bool ``promote`` refuses them, as PyTorch does.
+uint16 = dtype("uint16", np.uint16, 5)
+uint32 = dtype("uint32", np.uint32, 6)
+uint64 = dtype("uint64", np.uint64, 7)
+#: PyTorch's "shell" dtypes: storage, copies, views and a few ops only (ops/unsigned_shell.py)
+UNSIGNED_SHELL = frozenset({uint16, uint32, uint64})
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, uint16, uint32,
+       uint64)
 #: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
 BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
@@ -50,7 +60,8 @@ _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": i
 #: PyTorch's name of each dtype's scalar type, as its messages ("not implemented for
 #: 'Char'") and its legacy type names ('torch.CharTensor') say it.
 SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
-                     int64: "Long", float16: "Half", float32: "Float", float64: "Double"}
+                     int64: "Long", float16: "Half", float32: "Float", float64: "Double",
+                     uint16: "UInt16", uint32: "UInt32", uint64: "UInt64"}
 
 #: The default floating-point dtype. Process-wide, as PyTorch's (``torch.set_default_dtype``
 #: changes it for every thread): this one cell is the only place it lives, and everything
@@ -163,8 +174,18 @@ def promote(a: dtype, b: dtype) -> dtype:
     """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
     a_rank, b_rank = a._rank, b._rank
     if a_rank != b_rank:
-        return a if a_rank > b_rank else b
+        winner = a if a_rank > b_rank else b
+        if winner in UNSIGNED_SHELL:  # only a float wins over them without an error
+            raise RuntimeError(shell_promotion_error(a, b))
+        return winner
     return a if a is b else int16  # uint8 with int8: the smallest type holding both
+
+
+def shell_promotion_error(a: dtype, b: dtype) -> str:
+    """PyTorch's refusal to promote uint16/uint32/uint64 with another integer or bool dtype."""
+    return (f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+            f"promote {SCALAR_TYPE_NAMES[a]} and {SCALAR_TYPE_NAMES[b]}; convert one operand "
+            "first, e.g. with .to(torch.int64) or .double()")
 
 
 def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:

@@ -18,6 +18,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .ops.elementwise import _finite_range
+from .ops.unsigned_shell import refuse_dtype, uint64_array
 from .tensor import Tensor, c_ordered
 
 
@@ -107,6 +108,7 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
     n = _matrix_size("n", 1, n)
     m = n if m is None else _matrix_size("m", 2, m)
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("eye", dtype)
     out = backend.full((n, m), 0, dtype)
     # ``setitem`` writes nothing on meta, and its ``arange`` is a shape: nothing allocated.
     diagonal = backend.arange(0, min(n, m), 1, dtypes.int64)
@@ -176,6 +178,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     if n < 0:
         raise ValueError(f"randperm: n must be non-negative, got {n}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
+    refuse_dtype("randperm", dtype)
     if dtype is dtypes.bool_:
         raise NotImplementedError("randperm: not implemented for dtype torch.bool; use an "
                                   "integer dtype (the default, torch.int64)")
@@ -203,6 +206,7 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
                          f"(start={start}, end={end}, step={step})")
     integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
+    refuse_dtype("arange", dtype)
     return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
 
 
@@ -212,6 +216,7 @@ def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
     if not isinstance(steps, int) or steps < 0:
         raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("linspace", dtype)
     values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)
     return _finish(backend.asarray(values, dtype), backend, requires_grad)
 
@@ -230,6 +235,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         dtype = _infer_dtype(array, from_numpy_data)
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
+        if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
+            array = uint64_array(data)
         _check_fits(array, dtype)
     if dtype.is_floating_point and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
@@ -377,6 +384,7 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype=
     if steps < 0:
         raise RuntimeError(f"number of steps must be non-negative, got steps={steps}")
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("logspace", dtype)
     # Computed on the host in float64 (as linspace), then rounded once to ``dtype``.
     values = np.power(float(base), np.linspace(start, end, int(steps), dtype=np.float64))
     return _finish(backend.asarray(values.astype(dtype.numpy), dtype), backend, requires_grad)

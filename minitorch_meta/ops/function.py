@@ -32,9 +32,10 @@ from types import MappingProxyType
 
 from ..autograd import AccumulateGrad
 from ..autograd.grad_mode import _state as _grad_state
+from ..dtypes import UNSIGNED_SHELL as _SHELL
 from ..errors import DeviceError
 from ..versions import modified_error
-from . import graph_backward
+from . import graph_backward, unsigned_shell
 
 
 class Function:
@@ -121,6 +122,10 @@ class Function:
         else:
             backend, inputs = placed_inputs(self.op_name, inputs)
         specs = self.infer(*inputs)
+        for t in inputs:  # uint16/32/64 run only the few ops PyTorch runs on them
+            if t is not None and t._dtype in _SHELL:
+                unsigned_shell.check(self, inputs, specs)
+                break
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.
         record = False
