@@ -18,7 +18,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .ops.elementwise import _finite_range
-from .ops.unsigned_shell import refuse_dtype, uint64_array
+from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
 
 
@@ -236,7 +236,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
         if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
-            array = uint64_array(data)
+            array = _uint64_array(data)
         _check_fits(array, dtype)
     if dtype.is_floating_point and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
@@ -261,6 +261,25 @@ def _check_fits(array: np.ndarray, dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow: "
                            f"{wrong.item()!r} is outside [{low}, {high}]; pick a wider dtype "
                            f"or bring the values into range first")
+
+
+def _uint64_array(data) -> np.ndarray:
+    """The Python numbers ``data`` (nested lists) as a uint64 array, refused as PyTorch
+    refuses them for ``tensor(data, dtype=torch.uint64)``: it reads each as a C
+    ``unsigned long long``, so a float is a ``TypeError`` (uint16 and uint32 truncate it)
+    and a negative int an ``OverflowError`` (they wrap it)."""
+    numbers = np.array(data, dtype=object)
+    for number in numbers.ravel().tolist():
+        if not isinstance(number, int):  # (bool is an int)
+            raise TypeError(f"an integer is required: tensor() with dtype=torch.uint64 takes "
+                            f"Python ints (or bools) only, got {number!r}; round the floats "
+                            "first, or make a float64 tensor and convert it with "
+                            ".to(torch.uint64)")
+        if number < 0:
+            raise OverflowError(f"can't convert negative int to unsigned: {number} given for "
+                                "dtype=torch.uint64; wrap it yourself (value % 2**64) or "
+                                "pick a signed dtype")
+    return numbers.astype(np.uint64)
 
 
 def _infer_dtype(array: np.ndarray, from_numpy_data: bool):

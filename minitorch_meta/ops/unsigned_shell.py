@@ -51,27 +51,6 @@ def refuse_dtype(op: str, dtype: dtypes.dtype) -> None:
         raise NotImplementedError(refusal(op, dtype))
 
 
-def uint64_array(data):
-    """The Python numbers ``data`` (nested lists) as a NumPy uint64 array, refused as
-    PyTorch refuses them for ``tensor(data, dtype=torch.uint64)``: it reads each as a C
-    ``unsigned long long``, so a float is a ``TypeError`` (uint16 and uint32 truncate it)
-    and a negative int an ``OverflowError`` (they wrap it)."""
-    import numpy as np  # the host data of tensor(); no kernel reads this module's NumPy
-
-    numbers = np.array(data, dtype=object)
-    for number in numbers.ravel().tolist():
-        if not isinstance(number, int):  # (bool is an int)
-            raise TypeError(f"an integer is required: tensor() with dtype=torch.uint64 takes "
-                            f"Python ints (or bools) only, got {number!r}; round the floats "
-                            "first, or make a float64 tensor and convert it with "
-                            ".to(torch.uint64)")
-        if number < 0:
-            raise OverflowError(f"can't convert negative int to unsigned: {number} given for "
-                                "dtype=torch.uint64; wrap it yourself (value % 2**64) or "
-                                "pick a signed dtype")
-    return numbers.astype(np.uint64)
-
-
 def check_setitem(tensor, index) -> None:
     """Refuse ``tensor[index] = value`` into a shell dtype where ``index`` holds a tensor or
     a list: PyTorch writes those through ``index_put``/``masked_fill``, which it lacks for
