@@ -124,7 +124,7 @@ class Function:
         specs = self.infer(*inputs)
         for t in inputs:  # uint16/32/64 run only the few ops PyTorch runs on them
             if t is not None and t._dtype in _SHELL:
-                unsigned_shell.check(self, inputs, specs)
+                unsigned_shell.check(self, inputs)
                 break
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.

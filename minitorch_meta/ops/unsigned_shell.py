@@ -9,8 +9,7 @@ integer or bool dtype is a ``RuntimeError`` (``dtypes.promote``).
 
 ``Function.__call__`` asks ``check`` after the shape rule whenever an input has one of these
 dtypes, so an op refuses them on every backend alike, without a line in the op itself.
-``SUPPORTED`` names the ops (``module.Class``) PyTorch runs on them, each with ``None`` or a
-further rule ``rule(function, inputs, specs)`` that raises for the arguments PyTorch refuses.
+``SUPPORTED`` names the ops (``module.Class``) PyTorch runs on them.
 """
 
 from __future__ import annotations
@@ -20,10 +19,10 @@ from .. import dtypes
 _SHELL = dtypes.UNSIGNED_SHELL
 
 
-def check(function, inputs, specs) -> None:
+def check(function, inputs) -> None:
     """Raise PyTorch's ``NotImplementedError`` if ``function``, given ``inputs`` of which
-    one has a shell dtype, would compute in a shell dtype PyTorch has no kernel of it for.
-    ``specs`` is what the op's shape rule returned."""
+    one has a shell dtype, would compute in a shell dtype PyTorch has no kernel of it for
+    (called after the op's shape rule, which sets the dtype it computes in)."""
     # Elementwise ops name the dtype they compute in (``Binary.compute_dtype``,
     # ``Unary.out_dtype``): another dtype means the inputs were converted first.
     computed = getattr(function, "compute_dtype", None) or getattr(function, "out_dtype", None)
@@ -32,9 +31,6 @@ def check(function, inputs, specs) -> None:
     key = f"{type(function).__module__.rpartition('.')[2]}.{type(function).__qualname__}"
     if key not in SUPPORTED:
         raise NotImplementedError(refusal(function.op_name, _shell_dtype(inputs)))
-    rule = SUPPORTED[key]
-    if rule is not None:
-        rule(function, inputs, specs)
 
 
 def refusal(op: str, dtype: dtypes.dtype) -> str:
@@ -67,23 +63,25 @@ def _shell_dtype(inputs) -> dtypes.dtype:
 
 
 #: The ops with a kernel for the shell dtypes in PyTorch 2.13 (CPU), by ``module.Class``.
-SUPPORTED: dict = {
+SUPPORTED = frozenset({
     # copies, views and joins
-    "layout.Clone": None, "layout.View": None, "layout.Flatten": None, "layout.Permute": None,
-    "layout.T": None, "layout.Squeeze": None, "layout.Unsqueeze": None, "layout.Expand": None,
-    "layout.Cat": None, "layout.GetItem": None, "views.Narrow": None, "views.Select": None,
-    "views.Movedim": None,
-    "diagonal_view.Diagonal": None, "reorder.Repeat": None, "reorder.Roll": None,
-    "padding.ConstantPadNd": None,
+    "layout.Clone", "layout.View", "layout.Flatten", "layout.Permute",
+    "layout.T", "layout.Squeeze", "layout.Unsqueeze", "layout.Expand",
+    "layout.Cat", "layout.GetItem", "views.Narrow", "views.Select",
+    "views.Movedim", "layout.Reshape", "diagonal.Diag",
+    "diagonal_view.DiagEmbed", "block_diag.BlockDiag",
+    "diagonal_view.Diagonal", "reorder.Repeat", "reorder.Roll",
+    "padding.ConstantPadNd",
     # the few kernels
-    "elementwise.Mul": None, "elementwise.Eq": None, "elementwise.Ne": None,
-    "elementwise.Where": None, "logical.BitwiseAnd": None, "logical.BitwiseOr": None,
-    "logical.BitwiseXor": None, "logical.IsFinite": None, "logical.IsInf": None,
-    "logical.IsNan": None, "reduction.AllAny": None,
+    "elementwise.Mul", "elementwise.Eq", "elementwise.Ne",
+    "elementwise.Where", "logical.BitwiseAnd", "logical.BitwiseOr",
+    "logical.BitwiseXor", "logical.IsFinite", "logical.IsInf",
+    "logical.IsNan", "reduction.AllAny", "float_parts.Signbit",
+    "float_parts.NanToNum",
     # sorting and uniques
-    "sorting.Sort": None, "order_statistics.Argsort": None, "unique.Unique": None,
-    "unique.UniqueConsecutive": None,
+    "sorting.Sort", "order_statistics.Argsort", "unique.Unique",
+    "unique.UniqueConsecutive",
     # rounding an integer is a copy
-    "rounding.Floor": None, "rounding.Ceil": None, "rounding.Trunc": None,
-    "rounding.Round": None,
-}
+    "rounding.Floor", "rounding.Ceil", "rounding.Trunc",
+    "rounding.Round",
+})
