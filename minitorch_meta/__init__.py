@@ -867,6 +867,53 @@ from .complex_functions import (  # noqa: E402
 
 __all__ += ["angle", "cdouble", "cfloat", "complex", "complex64", "complex128", "imag",
             "polar", "real", "view_as_complex", "view_as_real"]
+# PyTorch's "shell" unsigned dtypes (dtypes.py; their op support: ops/unsigned_shell.py)
+uint16, uint32, uint64 = _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
+__all__ += ["uint16", "uint32", "uint64"]
+
+# Small names of PyTorch's (symbolic_numbers.py, legacy_autocast.py, algorithm_settings.py,
+# build_flags.py, threads.py); GradScaler is torch.amp's, as in PyTorch
+from .algorithm_settings import (  # noqa: E402
+    get_deterministic_debug_mode,
+    set_deterministic_debug_mode,
+)
+from .amp import GradScaler  # noqa: E402
+from .autocasting import autocast_decrement_nesting, autocast_increment_nesting  # noqa: E402
+from .build_flags import (  # noqa: E402
+    compiled_with_cxx11_abi,
+    has_lapack,
+    has_mkl,
+    has_openmp,
+    has_spectral,
+)
+from .legacy_autocast import (  # noqa: E402
+    get_autocast_cpu_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cpu_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_gpu_dtype,
+)
+from .symbolic_numbers import (  # noqa: E402
+    sym_float,
+    sym_int,
+    sym_ite,
+    sym_max,
+    sym_min,
+    sym_not,
+    sym_sqrt,
+    sym_sum,
+)
+from .threads import init_num_threads  # noqa: E402
+
+legacy_contiguous_format = contiguous_format  # PyTorch's old name: the same object
+__all__ += ["GradScaler", "autocast_decrement_nesting", "autocast_increment_nesting",
+            "compiled_with_cxx11_abi", "get_autocast_cpu_dtype", "get_autocast_gpu_dtype",
+            "get_deterministic_debug_mode", "has_lapack", "has_mkl", "has_openmp",
+            "has_spectral", "init_num_threads", "is_autocast_cpu_enabled",
+            "legacy_contiguous_format", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
+            "set_autocast_gpu_dtype", "set_deterministic_debug_mode", "sym_float", "sym_int",
+            "sym_ite", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_sum"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -1,7 +1,8 @@
 """Process-wide switches PyTorch code sets before training, kept with PyTorch's values:
 ``set_float32_matmul_precision``/``get_float32_matmul_precision`` and
 ``use_deterministic_algorithms``/``are_deterministic_algorithms_enabled``/
-``is_deterministic_algorithms_warn_only_enabled``.
+``is_deterministic_algorithms_warn_only_enabled`` (and their other spelling,
+``set_deterministic_debug_mode``/``get_deterministic_debug_mode``).
 
 Neither changes what our kernels compute: float32 matmuls run in full float32 whatever the
 precision asked (no TF32 or bfloat16 passes, on the CPU or with CuPy), and every kernel
@@ -54,3 +55,35 @@ def are_deterministic_algorithms_enabled() -> bool:
 
 def is_deterministic_algorithms_warn_only_enabled() -> bool:
     return _settings["warn_only"]
+
+
+#: ``set_deterministic_debug_mode``'s names of its levels
+_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
+
+
+def set_deterministic_debug_mode(debug_mode: int | str) -> None:
+    """PyTorch's other spelling of ``use_deterministic_algorithms``: ``"default"`` or 0
+    (off), ``"warn"`` or 1 (on, warn only), ``"error"`` or 2 (on). It sets the same state.
+
+    Raises:
+        TypeError: ``debug_mode`` is neither a str nor an int.
+        RuntimeError: it names no level.
+    """
+    if not isinstance(debug_mode, (int, str)):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = _DEBUG_MODES[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    _settings["deterministic"], _settings["warn_only"] = debug_mode != 0, debug_mode == 1
+
+
+def get_deterministic_debug_mode() -> int:
+    """0 when deterministic algorithms are off, 1 when on with ``warn_only``, else 2."""
+    if not _settings["deterministic"]:
+        return 0
+    return 1 if _settings["warn_only"] else 2

@@ -1,6 +1,8 @@
 """Data types: ``float32`` (the default floating-point dtype), ``float64``, ``float16``,
-``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``, and the complex
-``complex64`` (``cfloat``) and ``complex128`` (``cdouble``).
+``int64``, ``int32``, ``int16``, ``int8``, ``uint8``, ``bool``, the complex
+``complex64`` (``cfloat``) and ``complex128`` (``cdouble``), and PyTorch's "shell" dtypes
+``uint16``, ``uint32``, ``uint64`` (few ops, no promotion with other integer types: see
+``ops/unsigned_shell.py``).
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -14,7 +16,8 @@ import numpy as np
 class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
     """A tensor element type. Prints as PyTorch's (``torch.float32``)."""
 
-    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "is_complex", "_rank")
+    __slots__ = ("name", "numpy", "itemsize", "is_floating_point", "is_complex", "restricted",
+                 "_rank")
 
     def __init__(self, name: str, numpy_dtype, rank: int):
         self.name = name
@@ -23,6 +26,9 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
         # As in PyTorch, a complex dtype is not a floating-point one.
         self.is_floating_point = self.numpy.kind == "f"
         self.is_complex = self.numpy.kind == "c"
+        #: Only some ops take it (complex ones, and the uint16/32/64 "shells"): the op
+        #: dispatcher reads this one flag per input and checks the op only when it is set.
+        self.restricted = self.is_complex or name in ("uint16", "uint32", "uint64")
         # Promotion rank: bool < integers < floats, and wider beats narrower; uint8 and
         # int8 share a rank (neither holds the other: together they make int16).
         self._rank = rank
@@ -68,9 +74,16 @@ float64 = dtype("float64", np.float64, 11)
 # complex64 to complex128 next to a float64).
 complex64 = dtype("complex64", np.complex64, 12)
 complex128 = dtype("complex128", np.complex128, 13)
+# Ranked above every signed integer and below the floats: with a float they give the
+# float, and with any other integer or bool ``promote`` refuses them, as PyTorch does.
+uint16 = dtype("uint16", np.uint16, 5)
+uint32 = dtype("uint32", np.uint32, 6)
+uint64 = dtype("uint64", np.uint64, 7)
+#: PyTorch's "shell" dtypes: storage, copies, views and a few ops only (ops/unsigned_shell.py)
+UNSIGNED_SHELL = frozenset({uint16, uint32, uint64})
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
-       complex128)
+       complex128, uint16, uint32, uint64)
 #: NumPy dtype -> our dtype (read on every tensor creation, so kept a plain dict).
 BY_NUMPY = {d.numpy: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
@@ -80,7 +93,8 @@ _BY_NAME.update({"float": float32, "double": float64, "half": float16, "long": i
 #: 'Char'") and its legacy type names ('torch.CharTensor') say it.
 SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
                      int64: "Long", float16: "Half", float32: "Float", float64: "Double",
-                     complex64: "ComplexFloat", complex128: "ComplexDouble"}
+                     complex64: "ComplexFloat", complex128: "ComplexDouble",
+                     uint16: "UInt16", uint32: "UInt32", uint64: "UInt64"}
 _REAL_OF = {complex64: float32, complex128: float64}
 #: The complex dtype of each float's parts; float16 has none here (complex32 is missing),
 #: so a float16 tensor meeting a complex scalar becomes complex64 (docs/differences.md).
@@ -222,10 +236,19 @@ def promote(a: dtype, b: dtype) -> dtype:
     a_rank, b_rank = a._rank, b._rank
     if a_rank != b_rank:
         wider = a if a_rank > b_rank else b
+        if wider in UNSIGNED_SHELL:  # only a float wins over them without an error
+            raise RuntimeError(shell_promotion_error(a, b))
         if wider is complex64 and (a is float64 or b is float64):
             return complex128  # the parts keep float64's precision
         return wider
     return a if a is b else int16  # uint8 with int8: the smallest type holding both
+
+
+def shell_promotion_error(a: dtype, b: dtype) -> str:
+    """PyTorch's refusal to promote uint16/uint32/uint64 with another integer or bool dtype."""
+    return (f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+            f"promote {SCALAR_TYPE_NAMES[a]} and {SCALAR_TYPE_NAMES[b]}; convert one operand "
+            "first, e.g. with .to(torch.int64) or .double()")
 
 
 def promote_tensors(a: dtype, a_is_0d: bool, b: dtype, b_is_0d: bool) -> dtype:

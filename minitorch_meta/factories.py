@@ -18,6 +18,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .ops.elementwise import _finite_range
+from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
 
 
@@ -108,6 +109,7 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
     n = _matrix_size("n", 1, n)
     m = n if m is None else _matrix_size("m", 2, m)
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("eye", dtype)
     out = backend.full((n, m), 0, dtype)
     # ``setitem`` writes nothing on meta, and its ``arange`` is a shape: nothing allocated.
     diagonal = backend.arange(0, min(n, m), 1, dtypes.int64)
@@ -197,6 +199,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     if n < 0:
         raise ValueError(f"randperm: n must be non-negative, got {n}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
+    refuse_dtype("randperm", dtype)
     if dtype is dtypes.bool_:
         raise NotImplementedError("randperm: not implemented for dtype torch.bool; use an "
                                   "integer dtype (the default, torch.int64)")
@@ -228,6 +231,7 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
         raise NotImplementedError(f"arange: not implemented for {dtype} (as in PyTorch); "
                                   "make a real range and convert it, e.g. "
                                   "torch.arange(3).to(torch.complex64)")
+    refuse_dtype("arange", dtype)
     return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
 
 
@@ -237,6 +241,7 @@ def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
     if not isinstance(steps, int) or steps < 0:
         raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("linspace", dtype)
     values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)
     return _finish(backend.asarray(values, dtype), backend, requires_grad)
 
@@ -255,6 +260,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         dtype = _infer_dtype(array, from_numpy_data)
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
+        if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
+            array = _uint64_array(data)
         _check_fits(array, dtype)
     if (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
@@ -279,6 +286,25 @@ def _check_fits(array: np.ndarray, dtype) -> None:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow: "
                            f"{wrong.item()!r} is outside [{low}, {high}]; pick a wider dtype "
                            f"or bring the values into range first")
+
+
+def _uint64_array(data) -> np.ndarray:
+    """The Python numbers ``data`` (nested lists) as a uint64 array, refused as PyTorch
+    refuses them for ``tensor(data, dtype=torch.uint64)``: it reads each as a C
+    ``unsigned long long``, so a float is a ``TypeError`` (uint16 and uint32 truncate it)
+    and a negative int an ``OverflowError`` (they wrap it)."""
+    numbers = np.array(data, dtype=object)
+    for number in numbers.ravel().tolist():
+        if not isinstance(number, int):  # (bool is an int)
+            raise TypeError(f"an integer is required: tensor() with dtype=torch.uint64 takes "
+                            f"Python ints (or bools) only, got {number!r}; round the floats "
+                            "first, or make a float64 tensor and convert it with "
+                            ".to(torch.uint64)")
+        if number < 0:
+            raise OverflowError(f"can't convert negative int to unsigned: {number} given for "
+                                "dtype=torch.uint64; wrap it yourself (value % 2**64) or "
+                                "pick a signed dtype")
+    return numbers.astype(np.uint64)
 
 
 def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
@@ -407,6 +433,7 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype=
     if steps < 0:
         raise RuntimeError(f"number of steps must be non-negative, got steps={steps}")
     dtype, backend = _setup(dtype, device)
+    refuse_dtype("logspace", dtype)
     # Computed on the host in float64 (as linspace), then rounded once to ``dtype``.
     values = np.power(float(base), np.linspace(start, end, int(steps), dtype=np.float64))
     return _finish(backend.asarray(values.astype(dtype.numpy), dtype), backend, requires_grad)

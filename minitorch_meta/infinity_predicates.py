@@ -23,12 +23,16 @@ def _require_tensor(name: str, input) -> None:
 def isneginf(input):
     """Where ``input`` is minus infinity (never, for an integer or bool tensor)."""
     _require_tensor("isneginf", input)
+    if input.dtype in dtypes.UNSIGNED_SHELL:  # all False; no lt kernel for them in PyTorch
+        return isinf(input)
     return isinf(input).logical_and(lt(input, 0))
 
 
 def isposinf(input):
     """Where ``input`` is plus infinity (never, for an integer or bool tensor)."""
     _require_tensor("isposinf", input)
+    if input.dtype in dtypes.UNSIGNED_SHELL:  # all False; no gt kernel for them in PyTorch
+        return isinf(input)
     return isinf(input).logical_and(gt(input, 0))
 
 

@@ -25,9 +25,10 @@ def is_complex(input: Tensor) -> bool:  # noqa: A002
 
 
 def is_signed(input: Tensor) -> bool:  # noqa: A002
-    """Whether ``input``'s dtype holds negative numbers (all but bool and uint8)."""
+    """Whether ``input``'s dtype holds negative numbers (all but bool and the unsigned)."""
     _require_tensor("is_signed", "input", 1, input)
-    return input.dtype not in (dtypes.bool_, dtypes.uint8)
+    return input.dtype not in (dtypes.bool_, dtypes.uint8) and \
+        input.dtype not in dtypes.UNSIGNED_SHELL
 
 
 def is_nonzero(input: Tensor) -> bool:  # noqa: A002

@@ -20,6 +20,7 @@ from numbers import Number
 
 from . import dtypes
 from .caller_warnings import warn_at_caller
+from .ops.unsigned_shell import refuse_dtype
 from .type_info import finfo, iinfo
 
 # ``random_()`` means ``[0, top]``, ``random_(to)`` ``[0, to)`` and ``random_(from_, None)``
@@ -136,6 +137,7 @@ def geometric_(self, p: float, *, generator=None):
         RuntimeError for ``p`` outside (0, 1); NotImplementedError for a bool tensor.
     """
     self._check_inplace("geometric_")
+    refuse_dtype("geometric_", self._dtype)
     if not 0.0 < p < 1.0:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
     if self._dtype is dtypes.bool_:
@@ -161,6 +163,7 @@ def bernoulli_(self, p=0.5, *, generator=None):
     from .tensor import Tensor
 
     self._check_inplace("bernoulli_")
+    refuse_dtype("bernoulli_", self._dtype)
     if isinstance(p, Tensor):
         return _bernoulli_of_tensor(self, p, generator)
     if not isinstance(p, Number) or isinstance(p, complex):
@@ -200,6 +203,7 @@ def random_(self, from_=_NOT_GIVEN, to=_NOT_GIVEN, *, generator=None):
     from .tensor import _rng
 
     self._check_inplace("random_")
+    refuse_dtype("random_", self._dtype)
     if from_ is _NOT_GIVEN:
         from_, to = 0, None
     elif to is _NOT_GIVEN:

@@ -25,6 +25,7 @@ from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
 from .memory_formats import contiguous_format
+from .ops import unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
 from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim, torch_index_axes
@@ -660,6 +661,8 @@ class Tensor(TensorMethods):
         if type(index) is int or type(index) is slice:  # the common case: nothing to prepare
             real = stand_in = index
         else:
+            if self._dtype in dtypes.UNSIGNED_SHELL:
+                unsigned_shell.check_setitem(self, index)
             real, stand_in = _prepare_index(index, self)
         target = indexing_shape(self._data.shape, self._dtype.numpy, stand_in)
         axes = None if is_basic_index(stand_in) else torch_index_axes(
@@ -821,8 +824,9 @@ def _prepare_index(index, tensor):
             stand_in.append(value)
         elif isinstance(item, Tensor):
             # (a 0-d int8/int16 tensor is an int to PyTorch; one with dims is refused)
-            if item._dtype.is_floating_point or (
-                    item._dtype in (dtypes.int8, dtypes.int16) and item._data.ndim):
+            if item._dtype.is_floating_point or (item._data.ndim and (
+                    item._dtype in (dtypes.int8, dtypes.int16)
+                    or item._dtype in dtypes.UNSIGNED_SHELL)):
                 raise IndexError("tensors used as indices must be long, int or bool tensors, got "
                                  f"{item._dtype}")
             if item._backend is not tensor._backend:

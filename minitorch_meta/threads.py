@@ -42,3 +42,8 @@ def usable_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def init_num_threads() -> None:
+    """Prepare the calling thread's CPU threading, as PyTorch does in a new thread: nothing
+    to prepare here, as the only threads are the BLAS's, shared by the whole process."""

@@ -171,8 +171,8 @@ def test_asarray_errors():
         mt.asarray(np.array([1, 2]), dtype=mt.float32, copy=False)
     with pytest.raises(ValueError, match="can't alias arbitrary sequence into a tensor: a list"):
         mt.asarray([1, 2], copy=False)
-    with pytest.raises(TypeError, match="unsupported array dtype uint16"):
-        mt.asarray(np.array([1, 2], dtype=np.uint16))
+    with pytest.raises(TypeError, match="unsupported array dtype"):  # (float128 or float96)
+        mt.asarray(np.array([1, 2], dtype=np.longdouble))
     with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require"):
         mt.asarray([1, 2], requires_grad=True)
     # PyTorch raises the same types

@@ -53,6 +53,12 @@ def get_backend(device):
             raise DeviceError(f"no backend registered for device type {device.type!r}; "
                               f"registered: {registered_types()}") from None
         backend = factory(device.index)
+        # "cuda" asked after "cuda:0" (the current device) was made: that one, or the two
+        # would be different backends of one device, and their tensors refused together.
+        made = _INSTANCES.get((device.type, backend.device.index))
+        if made is not None:
+            _INSTANCES[key] = made
+            return made
         from ..random import seed_backend
 
         seed_backend(backend, process_seed())

@@ -22,6 +22,7 @@ from .conv3d import Conv3d, ConvTranspose3d
 from .conv_transpose import ConvTranspose1d, ConvTranspose2d
 from .cross_map_lrn import CrossMapLRN2d
 from .ctc_loss import CTCLoss
+from .data_parallel import DataParallel
 from .dropout import Dropout
 from .embedding import Embedding
 from .embedding_bag import EmbeddingBag
@@ -128,6 +129,7 @@ from .pooling3d import AdaptiveAvgPool3d, AdaptiveMaxPool3d, AvgPool3d, MaxPool3
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .similarity import CosineSimilarity, PairwiseDistance
+from .sync_batchnorm import SyncBatchNorm
 from .transformer import (
     Transformer,
     TransformerDecoder,
@@ -187,6 +189,7 @@ __all__ = [
     "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
     "NLLLoss2d",
     "Container", "CrossMapLRN2d",
+    "DataParallel", "SyncBatchNorm",
 ]
 
 

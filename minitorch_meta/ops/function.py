@@ -33,9 +33,10 @@ from types import MappingProxyType
 from ..autograd import AccumulateGrad
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph_node import GraphNode
+from ..dtypes import UNSIGNED_SHELL as _SHELL
 from ..errors import DeviceError
 from ..versions import modified_error
-from . import complex_support, graph_backward
+from . import complex_support, graph_backward, unsigned_shell
 
 
 class Function(GraphNode):
@@ -119,21 +120,25 @@ class Function(GraphNode):
         if _observers and not self._observed:  # one list test when nothing observes
             return observed_call(self, inputs)
         single = len(inputs) == 1  # most ops: then no loop over the inputs
-        # Complex inputs reach only the ops written for them. On the real path this costs
-        # one attribute read of each input's dtype (``is_complex``, a slot) in the one- and
-        # two-input cases, and a short loop in the general one; ``complex_aware`` is read
-        # only when an input is complex.
+        # Complex and uint16/32/64 inputs reach only the ops that take them. On the common
+        # path this costs one read of each input's ``dtype.restricted`` (a slot) in the one-
+        # and two-input cases, and a short loop in the general one.
         if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
                       and inputs[0]._backend is inputs[1]._backend):  # two on one device
             backend = inputs[0]._backend
-            if (inputs[0]._dtype.is_complex or not single and inputs[1]._dtype.is_complex) \
-                    and not self.complex_aware:
-                complex_support.refuse(self, complex_support.complex_input(inputs))
+            restricted = inputs[0]._dtype.restricted or (not single
+                                                         and inputs[1]._dtype.restricted)
         else:
             backend, inputs = placed_inputs(self.op_name, inputs)
-            if not self.complex_aware and (dtype := complex_support.complex_input(inputs)):
-                complex_support.refuse(self, dtype)
+            restricted = any(t is not None and t._dtype.restricted for t in inputs)
+        if restricted:
+            self._check_restricted_inputs(inputs)
         specs = self.infer(*inputs)
+        if restricted:  # (after the shape rule, which sets the dtype the op computes in)
+            for t in inputs:  # uint16/32/64 run only the few ops PyTorch runs on them
+                if t is not None and t._dtype in _SHELL:
+                    unsigned_shell.check(self, inputs)
+                    break
         # Known before forward, so that an op can skip saving what backward would need.
         # Grad mode (a thread-local read) is looked at only when an input requires grad.
         record = False
@@ -165,6 +170,11 @@ class Function(GraphNode):
         if self.multiple_outputs:
             result = (result,) + tuple(_make_tensor(a, backend) for a in outputs[1:])
         return result
+
+    def _check_restricted_inputs(self, inputs) -> None:
+        """Refuse complex inputs unless this op is ``complex_aware`` (complex_support.py)."""
+        if not self.complex_aware and (dtype := complex_support.complex_input(inputs)):
+            complex_support.refuse(self, dtype)
 
     def _record(self, backend, inputs) -> None:
         """Make this function the graph node of its output: edges to the inputs' nodes, and
