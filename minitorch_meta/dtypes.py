@@ -236,7 +236,9 @@ def promote(a: dtype, b: dtype) -> dtype:
     a_rank, b_rank = a._rank, b._rank
     if a_rank != b_rank:
         wider = a if a_rank > b_rank else b
-        if wider in UNSIGNED_SHELL:  # only a float wins over them without an error
+        if wider in UNSIGNED_SHELL or (wider.is_complex and (a in UNSIGNED_SHELL
+                                                              or b in UNSIGNED_SHELL)):
+            # only a real float wins over them without an error, as in PyTorch
             raise RuntimeError(shell_promotion_error(a, b))
         if wider is complex64 and (a is float64 or b is float64):
             return complex128  # the parts keep float64's precision

@@ -444,3 +444,17 @@ def test_every_supported_op_names_a_function_class():
 def test_shell_tensors_take_no_gradient(dtype):
     with pytest.raises(RuntimeError, match="only Tensors of floating point dtype"):
         mt.ones(2, dtype=getattr(mt, dtype), requires_grad=True)
+
+
+@pytest.mark.parametrize("shell", ["uint16", "uint32", "uint64"])
+@pytest.mark.parametrize("complex_dtype", ["complex64", "complex128"])
+def test_shell_dtypes_do_not_promote_with_complex_tensors(shell, complex_dtype, torch_ref):
+    """A complex tensor does not win over a shell dtype (PyTorch refuses); a Python complex
+    scalar does (the scalar rule)."""
+    for lib in (torch_ref, mt):
+        a, b = getattr(lib, shell), getattr(lib, complex_dtype)
+        with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64"):
+            lib.promote_types(a, b)
+        with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64"):
+            lib.ones(2, dtype=a) + lib.ones(2, dtype=b)
+    assert (mt.ones(2, dtype=getattr(mt, shell)) * 1j).dtype is mt.complex64
