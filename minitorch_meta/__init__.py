@@ -426,7 +426,7 @@ _NO_JIT = ("module 'minitorch_meta' has no attribute 'jit': TorchScript is not o
 #: the subpackages ``__getattr__`` loads on first use, and its other names
 _LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                  "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                 "amp", "cpu", "accelerator", "profiler")
+                 "amp", "cpu", "accelerator", "profiler", "fft")
 _LAZY_NAMES = ("save", "load", "summary")
 
 
