@@ -34,9 +34,6 @@ def promote(name: str, x, require_complex: bool):
     """``x`` as the transforms take it: an integer or bool tensor in the default float
     dtype, then, with ``require_complex``, a real one in the complex dtype of its precision
     (PyTorch's ``ToCopyBackward0``). float16 is refused, as PyTorch's CPU transforms do."""
-    if not hasattr(x, "_data"):
-        raise TypeError(f"fft_{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
     if x.dtype.is_complex:
         return x
     if not x.dtype.is_floating_point:
@@ -68,6 +65,13 @@ def _ints(name: str, argument: str, value) -> tuple:
     return tuple(_int(name, argument, v) for v in value)
 
 
+def _tensor(name: str, x):
+    if not hasattr(x, "_data"):
+        raise TypeError(f"fft_{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+    return x
+
+
 def _wrap(x, dim: int) -> int:
     ndim = x.dim()
     if ndim == 0:
@@ -89,7 +93,7 @@ def _require_lengths(sizes) -> None:
 def one_dim(name: str, x, n, dim) -> tuple:
     """``((dim,), (n,))`` of a 1-D transform: ``dim`` wrapped, ``n`` its length (the
     input's when None)."""
-    axis = _wrap(x, _int(name, "dim", dim))
+    axis = _wrap(_tensor(name, x), _int(name, "dim", dim))
     length = x.shape[axis] if n is None else _int(name, "n", n)
     _require_lengths((length,))
     return (axis,), (length,)
@@ -99,6 +103,7 @@ def many_dims(name: str, x, s, dim) -> tuple:
     """``(dims, sizes)`` of an n-D transform (PyTorch's rules): ``dim`` wrapped and
     distinct (default: the last ``len(s)`` dims, or every dim); ``s`` one length per dim,
     -1 for the input's (default: the input's)."""
+    _tensor(name, x)
     dims = None if dim is None else tuple(_wrap(x, d) for d in _ints(name, "dim", dim))
     if dims is not None and len(set(dims)) != len(dims):
         raise RuntimeError(f"FFT dims must be unique (got dim={dim})")
