@@ -817,5 +817,10 @@ from .complex_functions import (  # noqa: E402
 __all__ += ["angle", "cdouble", "cfloat", "complex", "complex64", "complex128", "imag",
             "polar", "real", "view_as_complex", "view_as_real"]
 
+# the short-time Fourier transform and its inverse (stft.py, over fft.py's ops)
+from .stft import istft, stft  # noqa: E402
+
+__all__ += ["istft", "stft"]
+
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)
