@@ -15,6 +15,7 @@ from __future__ import annotations
 from . import fft_arguments as _args
 from . import out_argument as _out_argument
 from .conjugation import conj, conj_physical
+from .fft_helpers import fftfreq, fftshift, ifftshift, rfftfreq
 from .ops.fourier import FftC2C, FftC2R, FftR2C
 
 _REAL_ONLY = "{name} expects a real input tensor, but got {dtype}"
@@ -266,8 +267,6 @@ def ihfft2(input, s=None, dim=(-2, -1), norm=None):
     """
     return ihfftn(input, s, dim, norm)
 
-
-from .fft_helpers import fftfreq, fftshift, ifftshift, rfftfreq  # noqa: E402
 
 # PyTorch's ``out=`` keyword on the functions that have it (out_argument.py)
 _out_argument.give_out_keyword(globals(), _out_argument.FFT_FUNCTIONS_WITH_OUT, (),
