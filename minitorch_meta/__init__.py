@@ -426,7 +426,7 @@ _NO_JIT = ("module 'minitorch_meta' has no attribute 'jit': TorchScript is not o
 #: the subpackages ``__getattr__`` loads on first use, and its other names
 _LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                  "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                 "amp", "cpu", "accelerator", "profiler", "multiprocessing")
+                 "amp", "cpu", "accelerator", "profiler", "multiprocessing", "fft")
 _LAZY_NAMES = ("save", "load", "summary")
 
 
@@ -914,6 +914,11 @@ __all__ += ["GradScaler", "autocast_decrement_nesting", "autocast_increment_nest
             "legacy_contiguous_format", "set_autocast_cpu_dtype", "set_autocast_cpu_enabled",
             "set_autocast_gpu_dtype", "set_deterministic_debug_mode", "sym_float", "sym_int",
             "sym_ite", "sym_max", "sym_min", "sym_not", "sym_sqrt", "sym_sum"]
+
+# the short-time Fourier transform and its inverse (stft.py, over fft.py's ops)
+from .stft import istft, stft  # noqa: E402
+
+__all__ += ["istft", "stft"]
 
 _out_argument.give_out_keyword(globals(), _out_argument.FUNCTIONS_WITH_OUT,
                                _out_argument.EXACT_DTYPE)

@@ -29,8 +29,8 @@ has_mkl = "mkl" in _numpy_blas_name().lower()
 #: No kernel here is parallelised with OpenMP: NumPy's ufuncs run on one thread, and only
 #: its BLAS has threads of its own (``set_num_threads``).
 has_openmp = False
-#: There is no ``torch.fft`` here (PyTorch's flag says its FFT ops are available).
-has_spectral = False
+#: ``torch.fft`` is here (PyTorch's flag says its FFT ops are available).
+has_spectral = True
 
 
 def compiled_with_cxx11_abi() -> bool:

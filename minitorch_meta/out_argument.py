@@ -113,6 +113,7 @@ FACTORIES = frozenset((
     "arange", "empty", "eye", "full", "linspace", "logspace", "ones", "rand", "randint",
     "randn", "randperm", "zeros",
     "range",
+    "fft.fftfreq", "fft.rfftfreq",
 ))
 
 
@@ -152,6 +153,14 @@ SPECIAL_FUNCTIONS_WITH_OUT = (
     "gammainc", "gammaincc",
 )
 SPECIAL_EXACT_DTYPE = frozenset(("round",))
+
+#: ``torch.fft``'s functions with ``out=`` (all but the shifts); an ``out`` of a wider
+#: dtype of the result's kind takes the result cast, as PyTorch's
+FFT_FUNCTIONS_WITH_OUT = (
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2",
+    "hfft2", "ihfft2", "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "fftfreq",
+    "rfftfreq",
+)
 
 
 def give_out_keyword(namespace: dict, names, exact_dtype, prefix: str = "") -> None:

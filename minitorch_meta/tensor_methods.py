@@ -569,6 +569,14 @@ class TensorMethods:
     real = property(CXF.real, CXF.set_real)
     imag = property(CXF.imag, CXF.set_imag)
     angle = CXF.angle
+    # the short-time Fourier transform and its inverse (stft.py, which needs Tensor)
+    def stft(self, *args, **kwargs):
+        from .stft import stft
+        return stft(self, *args, **kwargs)
+
+    def istft(self, *args, **kwargs):
+        from .stft import istft
+        return istft(self, *args, **kwargs)
 
 
 # the remaining in-place methods, from one table (inplace_variants.py)

@@ -304,7 +304,7 @@ def _torch_names_with_out(torch) -> dict:
            if re.search(r"\bout: [^=]+= None", m.group(2))}
     top |= {"norm", "tensordot"}  # torch/functional.py's, not the stubs'
     found = {"": top}
-    for sub in ("linalg", "special"):
+    for sub in ("linalg", "special", "fft"):
         module = getattr(torch, sub)
         found[sub] = {name for name in dir(module) if not name.startswith("_") and re.search(
             r"\bout \((Tensor|tuple)|out=None", getattr(getattr(module, name), "__doc__", "")
@@ -316,6 +316,7 @@ def _torch_names_with_out(torch) -> dict:
     ("", out_argument.FUNCTIONS_WITH_OUT),
     ("linalg", out_argument.LINALG_FUNCTIONS_WITH_OUT),
     ("special", out_argument.SPECIAL_FUNCTIONS_WITH_OUT),
+    ("fft", out_argument.FFT_FUNCTIONS_WITH_OUT),
 ])
 def test_every_function_torch_gives_out_takes_it_here(namespace, listed):
     torch = _torch()

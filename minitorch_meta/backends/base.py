@@ -283,6 +283,20 @@ searching
                                 before them. ``sorted_sequence`` (m,) serves ``values`` of any
                                 shape; ``(rows, m)`` serves ``(rows, k)`` row by row. Both of
                                 one dtype, not bool; NaN counts as the largest value
+discrete Fourier transforms (``scale``: "none", "sqrt_n" or "n", the result divided by 1,
+sqrt(N) or N, N the product of the transformed signal lengths, the real side's for
+``fft_r2c``/``fft_c2r``; ``axes``: a tuple of distinct non-negative ints, possibly empty;
+single-precision input gives a complex64 or float32 result)
+    fft_c2c(a, axes, forward, scale)   the complex transform of a complex ``a`` over
+                                ``axes``, forward (``exp(-2 pi i ...)``) or inverse
+    fft_r2c(a, axes, scale, onesided)   the forward transform of a real ``a`` (complex
+                                result); ``onesided``: only the first ``n // 2 + 1``
+                                elements along ``axes[-1]``
+    fft_c2r(a, axes, scale, last_size)   the inverse transform of a complex ``a`` taken as
+                                the one-sided half of a Hermitian signal: a real result
+                                with ``last_size`` elements along ``axes[-1]`` (``a`` has
+                                ``last_size // 2 + 1`` there; the imaginary parts of the
+                                self-conjugate elements are ignored)
 """
 
 from __future__ import annotations
@@ -440,6 +454,9 @@ class Backend:
     def dlpack(self, a, options): self._missing("dlpack")
     def dlpack_device(self, a): self._missing("dlpack_device")
     def from_dlpack(self, source): self._missing("from_dlpack")
+    def fft_c2c(self, a, axes, forward, scale): self._missing("fft_c2c")
+    def fft_r2c(self, a, axes, scale, onesided): self._missing("fft_r2c")
+    def fft_c2r(self, a, axes, scale, last_size): self._missing("fft_c2r")
 
 
 def is_basic_index(index) -> bool:

@@ -11,7 +11,7 @@ The convolution and pooling kernels live in ``xp_conv.py`` (im2col), ``xp_winogr
 here, as are ``xp_fold.py`` (``unfold``/``fold`` on their im2col/col2im),
 ``xp_adaptive_max_pooling.py`` and ``xp_topk.py`` (``argtopk``), and the volumetric ones,
 ``xp_conv3d.py`` and ``xp_pooling3d.py``, and ``xp_complex.py`` (views of complex
-arrays' parts); ``xp_half.py`` runs the
+arrays' parts) and ``xp_fft.py`` (Fourier transforms); ``xp_half.py`` runs the
 float16 ones in float32; ``xp_linalg.py`` holds the factorisations (QR, LU, Cholesky, eigh, SVD).
 
 float16 sums (``sum``, ``cumsum``, ``cumprod``, ``scan``), ``erf`` and, where ``half_gemm_dtype``
@@ -31,6 +31,7 @@ from .xp_complex import ComplexKernels
 from .xp_conv import ConvKernels
 from .xp_conv3d import Conv3dKernels
 from .xp_conv_groups import GroupedConvKernels
+from .xp_fft import FftKernels
 from .xp_fold import FoldKernels
 from .xp_half import HalfKernels
 from .xp_householder import HouseholderKernels
@@ -51,7 +52,8 @@ from .xp_zeta import zeta as zeta_kernel
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
                 GroupedConvKernels, Conv3dKernels, Pooling3dKernels, MatrixExpKernels,
-                LuKernels, HouseholderKernels, LdlKernels, ComplexKernels, Backend):
+                LuKernels, HouseholderKernels, LdlKernels, ComplexKernels, FftKernels,
+                Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

@@ -419,7 +419,10 @@ class ToCopy(Function):
         return (source.empty(tuple(shape), dtype),)
 
     def backward_graph(self, grad):
-        return (grad.to(self.source.device, self.input_specs[0][1]),)
+        dtype = self.input_specs[0][1]
+        if grad.dtype.is_complex and not dtype.is_complex:
+            grad = grad.real  # a real input's gradient is the real part (PyTorch's rule)
+        return (grad.to(self.source.device, dtype),)
 
 
 class Clone(Function):

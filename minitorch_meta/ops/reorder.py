@@ -68,6 +68,7 @@ class Roll(Function):
 
     op_name, backward_name = "roll", "RollBackward0"
     shifts, dims = (), ()
+    complex_aware = True  # moves elements only (torch.fft.fftshift rolls spectra)
 
     def infer(self, x):
         shape = x._data.shape
