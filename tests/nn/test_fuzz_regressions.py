@@ -133,3 +133,39 @@ def test_pool1d_sizes_of_two_ints_are_runtime_errors(torch_ref, fn, kwargs):
     """A 1-D pooling's size given as two ints raises PyTorch's RuntimeError (a TypeError
     before)."""
     _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(2, 2, 4), **kwargs))
+
+
+@pytest.mark.parametrize("fn, shape, kwargs", [
+    # a window lying in the padding along W: PyTorch's index names another row
+    ("max_pool2d", (1, 1, 5, 1), {"kernel_size": (4, 2), "padding": 1, "dilation": 2,
+                                  "ceil_mode": True}),
+    ("max_pool3d", (1, 1, 5, 1, 1), {"kernel_size": (4, 2, 1), "padding": (1, 1, 0),
+                                     "dilation": 2, "ceil_mode": True}),
+    ("max_pool2d", (2, 3, 3, 1), {"kernel_size": (3, 2), "stride": 1, "padding": 1,
+                                  "dilation": (1, 2), "ceil_mode": True}),  # repeated targets
+    # windows of padding and -inf input values
+    ("max_pool1d", (1, 2, 3), {"kernel_size": 2, "stride": 2, "padding": 1, "fill": -np.inf}),
+    ("max_pool2d", (2, 1, 3, 3), {"kernel_size": 2, "stride": 2, "padding": 1,
+                                  "fill": -np.inf}),
+    ("max_pool3d", (1, 1, 3, 3, 3), {"kernel_size": 2, "stride": 2, "padding": 1,
+                                     "fill": -np.inf}),
+])
+def test_max_pool_window_of_padding_points_at_first_in_range_tap(torch_ref, device, fn, shape,
+                                                                 kwargs):
+    """A max pooling window whose maximum is the padding (it lies in the padding along an
+    axis, or sees only -inf) reports PyTorch's index, its first in-range tap per axis, and
+    sends its gradient there (the index was negative or pointed into the padding, and the
+    gradient was dropped)."""
+    kwargs = dict(kwargs)
+    fill = kwargs.pop("fill", None)
+    values = np.arange(float(np.prod(shape))).reshape(shape) if fill is None else \
+        np.full(shape, fill)
+    x, tx = _pair(torch_ref, device, values, requires_grad=True)
+    y, i = getattr(mt.nn.functional, fn)(x, return_indices=True, **kwargs)
+    ty, ti = getattr(torch_ref.nn.functional, fn)(tx, return_indices=True, **kwargs)
+    np.testing.assert_array_equal(_host(i), ti.numpy())
+    np.testing.assert_array_equal(_host(y), ty.detach().numpy())
+    upstream = np.random.default_rng(0).standard_normal(tuple(ty.shape))
+    y.backward(mt.tensor(upstream, device=device))
+    ty.backward(torch_ref.tensor(upstream))
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy())
