@@ -169,3 +169,19 @@ def test_max_pool_window_of_padding_points_at_first_in_range_tap(torch_ref, devi
     y.backward(mt.tensor(upstream, device=device))
     ty.backward(torch_ref.tensor(upstream))
     np.testing.assert_allclose(_host(x.grad), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("fn", ["adaptive_avg_pool1d", "adaptive_max_pool1d"])
+@pytest.mark.parametrize("output_size", [None, (None, 2), (None,), (1.5,), [True], "a"])
+@pytest.mark.parametrize("shape", [(4,), (2, 3, 4), (1, 2, 3, 4)])
+def test_adaptive_pool1d_output_size_type_is_checked_before_the_rank(torch_ref, fn,
+                                                                     output_size, shape):
+    """An adaptive 1-D pooling's ``output_size`` holding None (or a float, bool, str) is
+    PyTorch's TypeError whatever the input's rank (a wrong rank raised its RuntimeError
+    first, and ``adaptive_max_pool1d((None, 2))`` a RuntimeError on a good input)."""
+    def call(L):
+        return getattr(L.nn.functional, fn)(L.ones(shape), output_size)
+    with pytest.raises(TypeError):
+        call(torch_ref)
+    with pytest.raises(TypeError, match="output_size"):
+        call(mt)
