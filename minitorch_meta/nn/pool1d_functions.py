@@ -33,8 +33,9 @@ def require_int_sizes(op: str, output_size) -> None:
                                 f"of ints, but found element of type {type(size).__name__} "
                                 f"at pos {position}")
     elif isinstance(output_size, bool) or not isinstance(output_size, int):
+        got = "None" if output_size is None else type(output_size).__name__
         raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, "
-                        f"not {type(output_size).__name__}")
+                        f"not {got}")
 
 
 def _single(value, op: str, name: str) -> int:
