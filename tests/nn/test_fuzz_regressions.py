@@ -185,3 +185,47 @@ def test_adaptive_pool1d_output_size_type_is_checked_before_the_rank(torch_ref, 
         call(torch_ref)
     with pytest.raises(TypeError, match="output_size"):
         call(mt)
+
+
+@pytest.mark.parametrize("fn, shape, output_size", [
+    ("adaptive_avg_pool2d", (2, 4), 1),
+    ("adaptive_avg_pool2d", (0, 3), 1),
+    ("adaptive_avg_pool2d", (1, 1, 2, 2, 4), 1),
+    ("adaptive_avg_pool2d", (2, 1, 2, 3, 1, 4), (None, 1)),
+    ("adaptive_avg_pool3d", (2, 3, 4), 1),
+    ("adaptive_avg_pool3d", (2, 1, 2, 3, 4, 2), (1, 1, 1)),
+    ("adaptive_avg_pool3d", (1, 2, 2, 3, 1, 2, 1), (None, 1, 1)),
+])
+def test_adaptive_avg_pool_to_ones_of_any_rank_is_a_mean(torch_ref, any_device, fn, shape,
+                                                         output_size):
+    """``adaptive_avg_pool2d``/``3d`` to an output of ones average an input of any rank of at
+    least 2 (3) dimensions over its last ones, as PyTorch's mean (a rank other than 3-4 (4-5)
+    raised); values, gradient, ``grad_fn`` and meta shape."""
+    values = np.random.default_rng(1).standard_normal(shape)
+    x, tx = _pair(torch_ref, "cpu" if any_device == "meta" else any_device, values,
+                  requires_grad=True)
+    if any_device == "meta":
+        x = mt.zeros(shape, dtype=mt.float64, device="meta", requires_grad=True)
+    y = getattr(mt.nn.functional, fn)(x, output_size)
+    ty = getattr(torch_ref.nn.functional, fn)(tx, output_size)
+    assert tuple(y.shape) == tuple(ty.shape)
+    assert y.grad_fn.name() == ty.grad_fn.name() == "MeanBackward1"
+    if any_device == "meta":
+        return
+    np.testing.assert_allclose(_host(y), ty.detach().numpy(), equal_nan=True)
+    upstream = np.random.default_rng(2).standard_normal(tuple(ty.shape))
+    y.backward(mt.tensor(upstream, device=any_device))
+    ty.backward(torch_ref.tensor(upstream))
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("fn, shape, output_size", [
+    ("adaptive_avg_pool2d", (3,), 1), ("adaptive_avg_pool2d", (2, 3), (1, 1)),
+    ("adaptive_avg_pool3d", (2, 3), 1), ("adaptive_avg_pool3d", (2, 3, 4), (1, 1, 1)),
+    ("adaptive_avg_pool2d", (2, 3, 4, 5, 6), 2),
+])
+def test_adaptive_avg_pool_of_too_few_dimensions_raises_as_pytorch(torch_ref, fn, shape,
+                                                                  output_size):
+    """Below the mean's rank, or a tuple size on too few dimensions, or a real pooling of
+    another rank: PyTorch's error classes."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(shape), output_size))
