@@ -78,6 +78,8 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     """
     op = "max_pool1d"
     x = _with_height(op, input, "expected a 2-D (C, L) or 3-D (N, C, L) input")
+    shape = tuple(input.shape)
+    pooling.require_non_empty_planes(op, shape if len(shape) == 3 else (1,) + shape, "2D or 3D")
     kernel = _single(kernel_size, op, "kernel_size")
     step = kernel if stride is None or stride == () else _single(stride, op, "stride")
     pad, dil = _single(padding, op, "padding"), _single(dilation, op, "dilation")

@@ -229,3 +229,34 @@ def test_adaptive_avg_pool_of_too_few_dimensions_raises_as_pytorch(torch_ref, fn
     """Below the mean's rank, or a tuple size on too few dimensions, or a real pooling of
     another rank: PyTorch's error classes."""
     _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(shape), output_size))
+
+
+@pytest.mark.parametrize("fn, shape, kwargs", [
+    ("max_pool1d", (3, 0), {"kernel_size": 2, "padding": 1, "ceil_mode": True}),
+    ("max_pool1d", (0, 3), {"kernel_size": 1}),
+    ("max_pool1d", (2, 0, 4), {"kernel_size": 2, "return_indices": True}),
+    ("max_pool2d", (0, 3, 3), {"kernel_size": 1}),
+    ("max_pool2d", (2, 0, 3, 3), {"kernel_size": 1, "return_indices": True}),
+    ("max_pool2d", (2, 3, 3, 0), {"kernel_size": 2, "padding": 1}),
+    ("adaptive_avg_pool3d", (2, 0, 2, 3, 3), {"output_size": 2}),
+])
+def test_pooling_refuses_an_empty_non_batch_dimension(torch_ref, any_device, fn, shape,
+                                                     kwargs):
+    """Max pooling (1-D, 2-D) of an input with an empty dimension other than the batch, and
+    ``adaptive_avg_pool3d`` of an empty channel dimension, raise PyTorch's RuntimeError, on
+    meta too (they were computed)."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(shape), **kwargs))
+    with pytest.raises(RuntimeError, match="non-zero size|optional 0 dim batch"):
+        getattr(mt.nn.functional, fn)(mt.ones(shape, device=any_device), **kwargs)
+
+
+@pytest.mark.parametrize("fn, shape", [("max_pool1d", (0, 2, 3)), ("max_pool2d", (0, 2, 3, 3)),
+                                       ("adaptive_avg_pool3d", (0, 2, 3, 3)),
+                                       ("adaptive_avg_pool3d", (0, 2, 2, 3, 3))])
+def test_pooling_of_an_empty_batch_still_computes(torch_ref, any_device, fn, shape):
+    """An empty batch (the first dimension, also of an unbatched adaptive_avg_pool3d input)
+    is still pooled into an empty output."""
+    size = {"output_size": 2} if fn.startswith("adaptive") else {"kernel_size": 2}
+    y = getattr(mt.nn.functional, fn)(mt.ones(shape, device=any_device), **size)
+    assert tuple(y.shape) == tuple(getattr(torch_ref.nn.functional, fn)(
+        torch_ref.ones(shape), **size).shape)
