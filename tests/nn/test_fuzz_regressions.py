@@ -260,3 +260,26 @@ def test_pooling_of_an_empty_batch_still_computes(torch_ref, any_device, fn, sha
     y = getattr(mt.nn.functional, fn)(mt.ones(shape, device=any_device), **size)
     assert tuple(y.shape) == tuple(getattr(torch_ref.nn.functional, fn)(
         torch_ref.ones(shape), **size).shape)
+
+
+@pytest.mark.parametrize("fn, x_shape, w_shape, kwargs", [
+    ("conv_transpose1d", (1, 1, 1), (1, 1, 2), {"stride": 3, "dilation": 2, "padding": 2,
+                                                "output_padding": 1}),
+    ("conv_transpose1d", (1, 1, 2), (1, 1, 1), {"padding": 1}),
+    ("conv_transpose2d", (1, 2, 6, 1), (2, 2, 2, 3), {"stride": (3, 2), "dilation": (2, 1),
+                                                      "padding": 2, "output_padding": (0, 1)}),
+    ("conv_transpose3d", (1, 1, 2, 2, 2), (1, 1, 1, 1, 1), {"padding": 1}),
+])
+def test_conv_transpose_to_an_empty_output_raises(torch_ref, any_device, fn, x_shape, w_shape,
+                                                  kwargs):
+    """A transposed convolution whose output has an empty spatial dimension raises PyTorch's
+    "Output size is too small" for a non-empty batch (it computed an empty output), on meta
+    too; an empty batch still gives the empty output."""
+    def call(L, batch, device="cpu"):
+        return getattr(L.nn.functional, fn)(
+            L.ones((batch,) + x_shape[1:], device=device), L.ones(w_shape, device=device),
+            **kwargs)
+    _same_error(torch_ref, lambda L: call(L, x_shape[0]))
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        call(mt, x_shape[0], any_device)
+    assert tuple(call(mt, 0, any_device).shape) == tuple(call(torch_ref, 0).shape)
