@@ -220,22 +220,29 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 @autocast_op("log_softmax")
-def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
-    """``log(softmax(input))`` along ``dim``, computed stably.
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
+    """``log(softmax(input))`` along ``dim``, computed stably (``dtype``: cast first, as
+    PyTorch).
 
     Shape:
         unchanged.
     """
+    if dtype is not None:
+        input = input.to(dtype)
     return functions.log_softmax(input, _softmax_dim("log_softmax", input, dim))
 
 
 @autocast_op("softmax")
-def softmax(input: Tensor, dim: int | None = None) -> Tensor:
-    """``exp(input) / sum(exp(input))`` along ``dim``.
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """``exp(input) / sum(exp(input))`` along ``dim`` (``dtype``: cast first, as PyTorch).
 
     Shape:
         unchanged.
     """
+    if dtype is not None:
+        input = input.to(dtype)
     return functions.softmax(input, _softmax_dim("softmax", input, dim))
 
 

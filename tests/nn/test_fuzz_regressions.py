@@ -283,3 +283,24 @@ def test_conv_transpose_to_an_empty_output_raises(torch_ref, any_device, fn, x_s
     with pytest.raises(RuntimeError, match="Output size is too small"):
         call(mt, x_shape[0], any_device)
     assert tuple(call(mt, 0, any_device).shape) == tuple(call(torch_ref, 0).shape)
+
+
+# --- activations ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_softmax_takes_a_dtype(torch_ref, device, fn, dtype):
+    """``F.softmax``/``F.log_softmax`` take PyTorch's ``_stacklevel`` and ``dtype`` (the input is
+    cast first: the result has that dtype, and the gradient the input's); they raised a
+    TypeError."""
+    values = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    x, tx = _pair(torch_ref, device, values, requires_grad=True)
+    y = getattr(mt.nn.functional, fn)(x, 1, 3, getattr(mt, dtype))
+    ty = getattr(torch_ref.nn.functional, fn)(tx, 1, 3, getattr(torch_ref, dtype))
+    assert y.dtype == getattr(mt, dtype) and y.grad_fn.name() == ty.grad_fn.name()
+    np.testing.assert_allclose(_host(y), ty.detach().numpy(), rtol=1e-6)
+    upstream = np.random.default_rng(1).standard_normal((3, 4))
+    y.backward(mt.tensor(upstream, dtype=y.dtype, device=device))
+    ty.backward(torch_ref.tensor(upstream, dtype=ty.dtype))
+    assert x.grad.dtype == mt.float32
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy(), rtol=1e-5, atol=1e-6)
