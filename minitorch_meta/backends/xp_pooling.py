@@ -12,7 +12,6 @@ from it only when the user asks for them (``max_pool2d_indices``).
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from .chunking import samples_per_chunk
@@ -283,10 +282,9 @@ def dead_windows(in_size, stride, padding, dilation, out_size):
     reports that tap as ``(h * W + w)`` (``(d * H + h) * W + w`` in 3-D) even when it lies past
     the input along an axis; the flat number then falls on another row of the plane. A
     few border windows: worked out on the host."""
-    firsts = []  # per axis: each window's first in-range coordinate
-    for s, p, d, o in zip(stride, padding, dilation, out_size):
-        firsts.append([o_ * s - p + max(0, -(o_ * s - p) + d - 1) // d * d
-                       for o_ in range(o)])
+    # per axis, each window's first in-range coordinate
+    firsts = [[o_ * s - p + max(0, -(o_ * s - p) + d - 1) // d * d for o_ in range(o)]
+              for s, p, d, o in zip(stride, padding, dilation, out_size)]
     dead = [[o for o, c in enumerate(first) if c >= size]
             for first, size in zip(firsts, in_size)]
     alive = [[o for o, c in enumerate(first) if c < size]
@@ -295,22 +293,32 @@ def dead_windows(in_size, stride, padding, dilation, out_size):
     found = []
     for axis, dead_here in enumerate(dead):  # dead along ``axis``, alive along those before
         ranges = alive[:axis] + [dead_here] + [range(o) for o in out_size[axis + 1:]]
-        for window in itertools.product(*ranges):
-            position = 0
-            for first, o, size in zip(firsts, window, in_size):
-                position = position * size + first[o]
-            if position < plane:
-                found.append((window, position))
+        targets = ((window, _flat_position([first[o] for first, o in zip(firsts, window)],
+                                           in_size)) for window in _grid(ranges))
+        found += [(window, position) for window, position in targets if position < plane]
     return sorted(found)
+
+
+def _grid(ranges) -> list:
+    """Every tuple taking one value from each of ``ranges``, in row-major order."""
+    tuples = [()]
+    for values in ranges:
+        tuples = [t + (v,) for t in tuples for v in values]
+    return tuples
+
+
+def _flat_position(coordinates, sizes) -> int:
+    """Row-major flat number of ``coordinates`` in an array of shape ``sizes``."""
+    position = 0
+    for c, size in zip(coordinates, sizes):
+        position = position * size + c
+    return position
 
 
 def _unravel(position: int, sizes) -> tuple:
     """The index tuple of flat ``position`` in an array of shape ``sizes``."""
-    index = []
-    for size in reversed(sizes):
-        position, i = divmod(position, size)
-        index.append(i)
-    return tuple(reversed(index))
+    strides = [math.prod(sizes[axis + 1:]) for axis in range(len(sizes))]
+    return tuple(position // stride % size for stride, size in zip(strides, sizes))
 
 
 def _is_channels_last(a) -> bool:
