@@ -12,6 +12,8 @@ from it only when the user asks for them (``max_pool2d_indices``).
 
 from __future__ import annotations
 
+import math
+
 from .chunking import samples_per_chunk
 
 # Forward works on this many bytes of input samples at a time, so that a chunk's
@@ -71,7 +73,19 @@ class PoolingKernels:
             padded = self._pool_padded(x, kernel, stride, padding, dilation, out_hw)
             y[...], argmax[...] = self._max_pool2d_argmax(padded, kernel, stride, dilation,
                                                           out_hw)
+        if argmax is not None and touches_padding(x.shape[2:], kernel, stride, padding,
+                                                  dilation, out_hw):
+            taps = first_in_range_taps(xp, kernel, stride, padding, dilation, out_hw)
+            self._untie_padding(y, argmax, taps.astype(argmax.dtype))
         return y, argmax
+
+    def _untie_padding(self, y, argmax, first_taps):
+        """Windows whose maximum is the padding value (all of it padding, or input values as
+        low) point at their first in-range tap in each axis, as PyTorch's loop starts there:
+        its indices, and where its backward sends the gradient."""
+        xp = self.xp
+        low = -xp.inf if y.dtype.kind == "f" else xp.iinfo(y.dtype).min
+        argmax[...] = self.where(y == low, first_taps, argmax)
 
     def _max_and_argmax(self, taps, y, argmax, other, raised, tap_step):
         """Running maximum over ``taps`` into ``y``, and the last tap that strictly raised it.
@@ -171,8 +185,8 @@ class PoolingKernels:
         then receives the gradients at flat positions built from the taps, visiting the
         outputs in ``gy``'s memory order (so ``gy`` is read without a copy). Where windows
         overlap, an input's gradients are summed in output order (``scatter_add``). The
-        scatter runs on the padded plane, so windows lying wholly in the padding route their
-        gradient nowhere.
+        scatter runs on the padded plane; windows lying wholly in the padding along an axis
+        are then added where PyTorch sends them (``_add_dead_windows``).
         """
         xp = self.xp
         N, C, H, W = x_shape
@@ -223,7 +237,88 @@ class PoolingKernels:
                 flat[index] = g
             if work is not None:
                 gx[chunk] = target[:, :, ph:ph + H, pw:pw + W]
+        self._add_dead_windows(gx, gy, kernel, stride, padding, dilation)
         return gx
+
+    def _add_dead_windows(self, gx, gy, kernel, stride, padding, dilation):
+        """Add the gradient of each window lying wholly in the padding along some axis at
+        the flat position PyTorch gives it (its first in-range tap per axis, read as a flat
+        index into the plane, so it lands on another row): a few border windows, one at a
+        time (in output order, so repeated targets add up). A position past the plane, where
+        PyTorch writes out of bounds, gets nothing."""
+        spatial = gx.shape[2:]
+        for window, position in dead_windows(spatial, stride, padding, dilation, gy.shape[2:]):
+            at = (slice(None), slice(None)) + _unravel(position, spatial)
+            gx[at] += gy[(slice(None), slice(None)) + window]
+
+
+def first_in_range_taps(xp, kernel, stride, padding, dilation, out_size):
+    """Each window's first tap inside the input in every axis (where PyTorch's loop starts),
+    as a tap number in row-major kernel order: an int64 array of the output's spatial shape.
+
+    Along an axis, window ``o`` starts at ``o * s - p``; its first tap at or after 0 is
+    ``ceil((p - o * s) / d)`` (0 when the start is in the input)."""
+    tap = None
+    for k, s, p, d, o in zip(kernel, stride, padding, dilation, out_size):
+        start = xp.arange(o, dtype=xp.int64) * s - p
+        first = xp.maximum(-start + d - 1, 0) // d
+        tap = first if tap is None else tap[..., None] * k + first
+    return tap
+
+
+def touches_padding(in_size, kernel, stride, padding, dilation, out_size) -> bool:
+    """True when some window reaches the padding or past it (a ceil_mode overhang)."""
+    return any(p > 0 or (o - 1) * s + (k - 1) * d + 1 > size
+               for size, k, s, p, d, o in zip(in_size, kernel, stride, padding, dilation,
+                                              out_size))
+
+
+def dead_windows(in_size, stride, padding, dilation, out_size):
+    """``(window, position)`` for each window lying wholly in the padding along some axis
+    (every value it sees is padding): its output position, and the flat position in the
+    input's plane (volume) where PyTorch sends its gradient, when that is inside it.
+
+    PyTorch starts each window's loop at its first tap at or after 0 in every axis and
+    reports that tap as ``(h * W + w)`` (``(d * H + h) * W + w`` in 3-D) even when it lies past
+    the input along an axis; the flat number then falls on another row of the plane. A
+    few border windows: worked out on the host."""
+    # per axis, each window's first in-range coordinate
+    firsts = [[o_ * s - p + max(0, -(o_ * s - p) + d - 1) // d * d for o_ in range(o)]
+              for s, p, d, o in zip(stride, padding, dilation, out_size)]
+    dead = [[o for o, c in enumerate(first) if c >= size]
+            for first, size in zip(firsts, in_size)]
+    alive = [[o for o, c in enumerate(first) if c < size]
+             for first, size in zip(firsts, in_size)]
+    plane = math.prod(in_size)
+    found = []
+    for axis, dead_here in enumerate(dead):  # dead along ``axis``, alive along those before
+        ranges = alive[:axis] + [dead_here] + [range(o) for o in out_size[axis + 1:]]
+        targets = ((window, _flat_position([first[o] for first, o in zip(firsts, window)],
+                                           in_size)) for window in _grid(ranges))
+        found += [(window, position) for window, position in targets if position < plane]
+    return sorted(found)
+
+
+def _grid(ranges) -> list:
+    """Every tuple taking one value from each of ``ranges``, in row-major order."""
+    tuples = [()]
+    for values in ranges:
+        tuples = [t + (v,) for t in tuples for v in values]
+    return tuples
+
+
+def _flat_position(coordinates, sizes) -> int:
+    """Row-major flat number of ``coordinates`` in an array of shape ``sizes``."""
+    position = 0
+    for c, size in zip(coordinates, sizes):
+        position = position * size + c
+    return position
+
+
+def _unravel(position: int, sizes) -> tuple:
+    """The index tuple of flat ``position`` in an array of shape ``sizes``."""
+    strides = [math.prod(sizes[axis + 1:]) for axis in range(len(sizes))]
+    return tuple(position // stride % size for stride, size in zip(strides, sizes))
 
 
 def _is_channels_last(a) -> bool:

@@ -7,7 +7,8 @@ test enforces it).
   with them a running maximum over the taps, one tap at a time, keeps each window's first
   maximum in (depth, row, column) order, or its last NaN, as PyTorch's loop does. Backward adds each
   output's gradient at its winner's position in the padded volume (a scatter-add where
-  windows overlap).
+  windows overlap); a window seeing only padding (or values as low) points at its first
+  in-range tap in each axis, as in 2-D (``xp_pooling.first_in_range_taps``).
 - ``avg_pool3d`` sums the same kind of view (zero padding) and divides by each window's
   divisor; backward adds the scaled gradient into a zeroed input gradient one kernel tap at
   a time: within a tap the outputs land on distinct positions (a strided slice), so a
@@ -24,6 +25,7 @@ float16 sums are accumulated in float32 and rounded once (see ``xp_half.py``).
 from __future__ import annotations
 
 from .xp_avg_pooling import _covering, adaptive_windows
+from .xp_pooling import first_in_range_taps
 
 _SPATIAL = (2, 3, 4)  # the D, H and W axes of an (N, C, D, H, W) array
 _WINDOW = (5, 6, 7)  # the kernel's axes in a windows view
@@ -43,7 +45,11 @@ class Pooling3dKernels:
         windows = self._pool3d_windows(padded, kernel, stride, dilation, out_size)
         if not with_argmax:
             return windows.max(axis=_WINDOW), None  # NaN propagates, as in PyTorch
-        return self._running_argmax_3d(windows, kernel, x.dtype.kind == "f")
+        y, argmax = self._running_argmax_3d(windows, kernel, x.dtype.kind == "f")
+        if padded is not x:  # windows of padding only point at their first in-range tap
+            taps = first_in_range_taps(xp, kernel, stride, padding, dilation, out_size)
+            self._untie_padding(y, argmax, taps)
+        return y, argmax
 
     def _running_argmax_3d(self, windows, kernel, floating: bool):
         """Each window's maximum and its tap, one tap at a time over all windows: memory of
@@ -90,7 +96,9 @@ class Pooling3dKernels:
             gx[position.reshape(-1)] = gy.reshape(-1)
         (pd, ph, pw) = padding
         gx = gx.reshape((N, C) + reach)[:, :, pd:pd + D, ph:ph + H, pw:pw + W]
-        return xp.ascontiguousarray(gx)
+        gx = xp.ascontiguousarray(gx)
+        self._add_dead_windows(gx, gy, kernel, stride, padding, dilation)
+        return gx
 
     def _tap_offsets_3d(self, kernel, dilation, plane):
         """int64 offsets of each kernel tap from its window's origin, in a volume whose

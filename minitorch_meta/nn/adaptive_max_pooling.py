@@ -10,6 +10,7 @@ from ..ops.adaptive_max_pooling import AdaptiveMaxPool2d as _AdaptiveMaxPool2dOp
 from ..ops.shapes import ShapeRuntimeError, fmt, require_non_empty
 from ..tensor import Tensor
 from .module import Module
+from .pool1d_functions import require_int_sizes
 
 
 def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False):
@@ -31,21 +32,20 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 
 
 def _length(op: str, output_size) -> int:
-    """The 1-D ``output_size`` (an int or a one-int tuple), with PyTorch's errors."""
+    """The 1-D ``output_size`` (an int or a one-int tuple, its type checked already by
+    ``require_int_sizes``), with PyTorch's error for another length."""
     if isinstance(output_size, (tuple, list)):
         if len(output_size) != 1:
             raise ShapeRuntimeError(op, f"argument 'output_size' should contain one int (got "
                                         f"{len(output_size)})")
         (output_size,) = output_size
-    if isinstance(output_size, bool) or not isinstance(output_size, int):
-        raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, "
-                        f"not {type(output_size).__name__}")
     return output_size
 
 
 def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False):
     """``adaptive_max_pool1d`` that always returns ``(output, indices)``."""
     op = "adaptive_max_pool1d"
+    require_int_sizes(op, output_size)
     if input.dim() not in (2, 3):
         raise ShapeRuntimeError(op, f"expected 2 to 3 dimensions, (C, L) or (N, C, L), but got "
                                     f"a {input.dim()}-D input of shape {fmt(input.shape)}")

@@ -20,6 +20,7 @@ from ..ops import layer_norm as layer_norm_ops
 from ..ops import one_hot as one_hot_ops
 from ..ops.shapes import ShapeError, fmt, int_tuple_argument
 from ..tensor import Tensor
+from .adaptive_mean import mean_of_other_ranks
 from .batchnorm import batch_norm as batch_norm  # composed of ops; lives beside its layers
 from .conv_functions import conv1d as conv1d  # 1-D and transposed convolutions
 from .conv_functions import conv_transpose1d as conv_transpose1d
@@ -113,8 +114,12 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average pooling to ``output_size`` (an int, or a pair whose None keeps that input size).
 
     Shape:
-        ``(N, C, H, W)`` or ``(C, H, W)`` -> ``(N, C, *output_size)`` or ``(C, *output_size)``.
+        ``(N, C, H, W)`` or ``(C, H, W)`` -> ``(N, C, *output_size)`` or ``(C, *output_size)``;
+        an output of ones is the mean over H and W of an input of any rank >= 2, as PyTorch.
     """
+    mean = mean_of_other_ranks("adaptive_avg_pool2d", input, output_size, 2, (3, 4))
+    if mean is not None:
+        return mean
     return avg_pooling.AdaptiveAvgPool2d(output_size=output_size)(input)
 
 
@@ -215,22 +220,29 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 @autocast_op("log_softmax")
-def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
-    """``log(softmax(input))`` along ``dim``, computed stably.
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
+    """``log(softmax(input))`` along ``dim``, computed stably (``dtype``: cast first, as
+    PyTorch).
 
     Shape:
         unchanged.
     """
+    if dtype is not None:
+        input = input.to(dtype)
     return functions.log_softmax(input, _softmax_dim("log_softmax", input, dim))
 
 
 @autocast_op("softmax")
-def softmax(input: Tensor, dim: int | None = None) -> Tensor:
-    """``exp(input) / sum(exp(input))`` along ``dim``.
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """``exp(input) / sum(exp(input))`` along ``dim`` (``dtype``: cast first, as PyTorch).
 
     Shape:
         unchanged.
     """
+    if dtype is not None:
+        input = input.to(dtype)
     return functions.softmax(input, _softmax_dim("softmax", input, dim))
 
 

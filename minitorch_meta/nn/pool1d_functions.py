@@ -23,6 +23,21 @@ def _with_height(op: str, input: Tensor, layout_error: str) -> Tensor:
     return input.unsqueeze(-2)
 
 
+def require_int_sizes(op: str, output_size) -> None:
+    """An adaptive 1-D pooling's ``output_size`` is an int or a sequence of ints (no bool or
+    None): PyTorch's argument parser checks it, as a TypeError, before the input's rank."""
+    if isinstance(output_size, (tuple, list)):
+        for position, size in enumerate(output_size):
+            if isinstance(size, bool) or not isinstance(size, int):
+                raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple "
+                                f"of ints, but found element of type {type(size).__name__} "
+                                f"at pos {position}")
+    elif isinstance(output_size, bool) or not isinstance(output_size, int):
+        got = "None" if output_size is None else type(output_size).__name__
+        raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, "
+                        f"not {got}")
+
+
 def _single(value, op: str, name: str) -> int:
     """An int or a one-int tuple, as an int (PyTorch's ``_single`` for 1-D pooling); a tuple of
     another length is PyTorch's RuntimeError (a ShapeError here)."""
@@ -63,6 +78,8 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     """
     op = "max_pool1d"
     x = _with_height(op, input, "expected a 2-D (C, L) or 3-D (N, C, L) input")
+    shape = tuple(input.shape)
+    pooling.require_non_empty_planes(op, shape if len(shape) == 3 else (1,) + shape, "2D or 3D")
     kernel = _single(kernel_size, op, "kernel_size")
     step = kernel if stride is None or stride == () else _single(stride, op, "stride")
     pad, dil = _single(padding, op, "padding"), _single(dilation, op, "dilation")
@@ -107,8 +124,7 @@ def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
         ``(N, C, L)`` or ``(C, L)`` -> ``(N, C, output_size)`` or ``(C, output_size)``.
     """
     op = "adaptive_avg_pool1d"
+    require_int_sizes(op, output_size)
     x = _with_height(op, input, "expected 2 to 3 dimensions, (C, L) or (N, C, L)")
-    if output_size is None:
-        raise TypeError(f"{op}(): output_size must be an int or a tuple of one int, not None")
     size = _single(output_size, op, "output_size")
     return avg_pooling.AdaptiveAvgPool2d(output_size=(1, size))(x).squeeze(-2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..autocasting import autocast_op
 from ..ops import adaptive_pooling3d, pooling3d
 from ..tensor import Tensor
+from .adaptive_mean import mean_of_other_ranks
 
 
 @autocast_op("max_pool3d")
@@ -57,8 +58,12 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
     Shape:
         ``(N, C, D, H, W)`` or ``(C, D, H, W)`` -> ``(N, C, *output_size)`` or
-        ``(C, *output_size)``.
+        ``(C, *output_size)``; an output of ones is the mean over D, H and W of an input of
+        any rank >= 3, as PyTorch.
     """
+    mean = mean_of_other_ranks("adaptive_avg_pool3d", input, output_size, 3, (4, 5))
+    if mean is not None:
+        return mean
     return adaptive_pooling3d.AdaptiveAvgPool3d(output_size=output_size)(input)
 
 

@@ -59,8 +59,8 @@ class AdaptiveAvgPool3d(Function):
         allowed).
 
     Raises:
-        ShapeError: a rank other than 4 or 5, an empty volume dimension, an output size
-            that is not three sizes, or a negative one.
+        ShapeError: a rank other than 4 or 5, an empty dimension other than the first, an
+            output size that is not three sizes, or a negative one.
         TypeError: an output size that is not an int or a tuple.
         NotImplementedError: integer and bool inputs, as in PyTorch.
     """
@@ -73,7 +73,7 @@ class AdaptiveAvgPool3d(Function):
         _require_rank(op, shape, ShapeError)
         out = adaptive_output_size_3d(op, self.output_size, shape[-3:])
         if out != (1, 1, 1):  # PyTorch takes a 1x1x1 output as a mean, which skips this
-            require_non_empty(op, shape, range(len(shape) - 3, len(shape)), ShapeError)
+            require_non_empty(op, shape, range(1, len(shape)), ShapeError)
         _require_dtype(op, x.dtype, _FLOATS)
         self.out_size = out
         if out == (1, 1, 1):

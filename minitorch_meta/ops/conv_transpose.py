@@ -89,7 +89,8 @@ class ConvTranspose2d(Function):
                                  f"shape {fmt(w.shape)}")
         out = tuple(transposed_out_size(*args)
                     for args in zip(sizes, kernel, stride, padding, dilation, output_padding))
-        if min(out) < 0:  # an empty output is PyTorch's CPU result (its meta refuses it)
+        # PyTorch's CPU computes an empty output for an empty batch only (its meta refuses it)
+        if min(out) < 0 or (min(out) == 0 and N > 0):
             raise ShapeError(op, f"Given input size per channel: {list(sizes)}. Calculated output "
                                  f"size per channel: {list(out)}. Output size is too small "
                                  f"(padding={padding}, weight shape {fmt(w.shape)})")

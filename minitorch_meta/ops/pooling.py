@@ -9,6 +9,15 @@ from .max_pool_gradient import OptionalIndices, winners_graph_gradient
 from .shapes import ShapeError, fmt
 
 
+def require_non_empty_planes(op: str, shape, ranks: str) -> None:
+    """PyTorch's max pooling refuses an empty dimension other than the batch's (of the
+    batched ``shape``; an unbatched input was given a batch of one), with its words."""
+    if 0 in shape[1:]:
+        raise ShapeError(op, f"Expected {ranks} (batch mode) tensor with optional 0 dim batch "
+                             f"size for input, but got: {fmt(shape)} (an empty dimension other "
+                             f"than the batch)")
+
+
 class MaxPool2d(OptionalIndices):
     """Maximum over sliding windows; with ``return_indices``, also each maximum's flat
     index in its input plane (int64, PyTorch's ``indices``).
@@ -21,7 +30,8 @@ class MaxPool2d(OptionalIndices):
         ``H_out = conv_out_size(H, kH, stride, padding, dilation, ceil_mode)`` (likewise W).
 
     Raises:
-        ShapeError: wrong rank, non-positive kernel/stride/dilation, negative padding or
+        ShapeError: wrong rank, an empty dimension other than the batch, non-positive
+            kernel/stride/dilation, negative padding or
             padding over half the kernel, or an output that would be empty.
     """
 
@@ -31,6 +41,7 @@ class MaxPool2d(OptionalIndices):
     def infer(self, x):
         op = "max_pool2d"
         shapes.require_ndim(op, "input", x.shape, (4,), " (N, C, H, W)")
+        require_non_empty_planes(op, tuple(x.shape), "3D or 4D")
         kernel = pair(self.kernel_size, "kernel_size")
         stride = kernel if self.stride is None or self.stride == () else pair(self.stride, "stride")
         padding, dilation = pair(self.padding, "padding"), pair(self.dilation, "dilation")

@@ -131,7 +131,7 @@ ERRORS = [  # (function name, input shape, output_size, our message)
      "adaptive_max_pool1d: argument 'output_size' should contain one int (got 2)"),
     ("adaptive_max_pool1d", (1, 4), None,
      "adaptive_max_pool1d(): argument 'output_size' (position 2) must be tuple of ints, not "
-     "NoneType"),
+     "None"),
     ("adaptive_max_pool1d", (1, 4), 2.0,
      "adaptive_max_pool1d(): argument 'output_size' (position 2) must be tuple of ints, not "
      "float"),

@@ -133,3 +133,174 @@ def test_pool1d_sizes_of_two_ints_are_runtime_errors(torch_ref, fn, kwargs):
     """A 1-D pooling's size given as two ints raises PyTorch's RuntimeError (a TypeError
     before)."""
     _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(2, 2, 4), **kwargs))
+
+
+@pytest.mark.parametrize("fn, shape, kwargs", [
+    # a window lying in the padding along W: PyTorch's index names another row
+    ("max_pool2d", (1, 1, 5, 1), {"kernel_size": (4, 2), "padding": 1, "dilation": 2,
+                                  "ceil_mode": True}),
+    ("max_pool3d", (1, 1, 5, 1, 1), {"kernel_size": (4, 2, 1), "padding": (1, 1, 0),
+                                     "dilation": 2, "ceil_mode": True}),
+    ("max_pool2d", (2, 3, 3, 1), {"kernel_size": (3, 2), "stride": 1, "padding": 1,
+                                  "dilation": (1, 2), "ceil_mode": True}),  # repeated targets
+    # windows of padding and -inf input values
+    ("max_pool1d", (1, 2, 3), {"kernel_size": 2, "stride": 2, "padding": 1, "fill": -np.inf}),
+    ("max_pool2d", (2, 1, 3, 3), {"kernel_size": 2, "stride": 2, "padding": 1,
+                                  "fill": -np.inf}),
+    ("max_pool3d", (1, 1, 3, 3, 3), {"kernel_size": 2, "stride": 2, "padding": 1,
+                                     "fill": -np.inf}),
+])
+def test_max_pool_window_of_padding_points_at_first_in_range_tap(torch_ref, device, fn, shape,
+                                                                 kwargs):
+    """A max pooling window whose maximum is the padding (it lies in the padding along an
+    axis, or sees only -inf) reports PyTorch's index, its first in-range tap per axis, and
+    sends its gradient there (the index was negative or pointed into the padding, and the
+    gradient was dropped)."""
+    kwargs = dict(kwargs)
+    fill = kwargs.pop("fill", None)
+    values = np.arange(float(np.prod(shape))).reshape(shape) if fill is None else \
+        np.full(shape, fill)
+    x, tx = _pair(torch_ref, device, values, requires_grad=True)
+    y, i = getattr(mt.nn.functional, fn)(x, return_indices=True, **kwargs)
+    ty, ti = getattr(torch_ref.nn.functional, fn)(tx, return_indices=True, **kwargs)
+    np.testing.assert_array_equal(_host(i), ti.numpy())
+    np.testing.assert_array_equal(_host(y), ty.detach().numpy())
+    upstream = np.random.default_rng(0).standard_normal(tuple(ty.shape))
+    y.backward(mt.tensor(upstream, device=device))
+    ty.backward(torch_ref.tensor(upstream))
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("fn", ["adaptive_avg_pool1d", "adaptive_max_pool1d"])
+@pytest.mark.parametrize("output_size", [None, (None, 2), (None,), (1.5,), [True], "a"])
+@pytest.mark.parametrize("shape", [(4,), (2, 3, 4), (1, 2, 3, 4)])
+def test_adaptive_pool1d_output_size_type_is_checked_before_the_rank(torch_ref, fn,
+                                                                     output_size, shape):
+    """An adaptive 1-D pooling's ``output_size`` holding None (or a float, bool, str) is
+    PyTorch's TypeError whatever the input's rank (a wrong rank raised its RuntimeError
+    first, and ``adaptive_max_pool1d((None, 2))`` a RuntimeError on a good input)."""
+    def call(L):
+        return getattr(L.nn.functional, fn)(L.ones(shape), output_size)
+    with pytest.raises(TypeError):
+        call(torch_ref)
+    with pytest.raises(TypeError, match="output_size"):
+        call(mt)
+
+
+@pytest.mark.parametrize("fn, shape, output_size", [
+    ("adaptive_avg_pool2d", (2, 4), 1),
+    ("adaptive_avg_pool2d", (0, 3), 1),
+    ("adaptive_avg_pool2d", (1, 1, 2, 2, 4), 1),
+    ("adaptive_avg_pool2d", (2, 1, 2, 3, 1, 4), (None, 1)),
+    ("adaptive_avg_pool3d", (2, 3, 4), 1),
+    ("adaptive_avg_pool3d", (2, 1, 2, 3, 4, 2), (1, 1, 1)),
+    ("adaptive_avg_pool3d", (1, 2, 2, 3, 1, 2, 1), (None, 1, 1)),
+])
+def test_adaptive_avg_pool_to_ones_of_any_rank_is_a_mean(torch_ref, any_device, fn, shape,
+                                                         output_size):
+    """``adaptive_avg_pool2d``/``3d`` to an output of ones average an input of any rank of at
+    least 2 (3) dimensions over its last ones, as PyTorch's mean (a rank other than 3-4 (4-5)
+    raised); values, gradient, ``grad_fn`` and meta shape."""
+    values = np.random.default_rng(1).standard_normal(shape)
+    x, tx = _pair(torch_ref, "cpu" if any_device == "meta" else any_device, values,
+                  requires_grad=True)
+    if any_device == "meta":
+        x = mt.zeros(shape, dtype=mt.float64, device="meta", requires_grad=True)
+    y = getattr(mt.nn.functional, fn)(x, output_size)
+    ty = getattr(torch_ref.nn.functional, fn)(tx, output_size)
+    assert tuple(y.shape) == tuple(ty.shape)
+    assert y.grad_fn.name() == ty.grad_fn.name() == "MeanBackward1"
+    if any_device == "meta":
+        return
+    np.testing.assert_allclose(_host(y), ty.detach().numpy(), equal_nan=True)
+    upstream = np.random.default_rng(2).standard_normal(tuple(ty.shape))
+    y.backward(mt.tensor(upstream, device=any_device))
+    ty.backward(torch_ref.tensor(upstream))
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy())
+
+
+@pytest.mark.parametrize("fn, shape, output_size", [
+    ("adaptive_avg_pool2d", (3,), 1), ("adaptive_avg_pool2d", (2, 3), (1, 1)),
+    ("adaptive_avg_pool3d", (2, 3), 1), ("adaptive_avg_pool3d", (2, 3, 4), (1, 1, 1)),
+    ("adaptive_avg_pool2d", (2, 3, 4, 5, 6), 2),
+])
+def test_adaptive_avg_pool_of_too_few_dimensions_raises_as_pytorch(torch_ref, fn, shape,
+                                                                  output_size):
+    """Below the mean's rank, or a tuple size on too few dimensions, or a real pooling of
+    another rank: PyTorch's error classes."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(shape), output_size))
+
+
+@pytest.mark.parametrize("fn, shape, kwargs", [
+    ("max_pool1d", (3, 0), {"kernel_size": 2, "padding": 1, "ceil_mode": True}),
+    ("max_pool1d", (0, 3), {"kernel_size": 1}),
+    ("max_pool1d", (2, 0, 4), {"kernel_size": 2, "return_indices": True}),
+    ("max_pool2d", (0, 3, 3), {"kernel_size": 1}),
+    ("max_pool2d", (2, 0, 3, 3), {"kernel_size": 1, "return_indices": True}),
+    ("max_pool2d", (2, 3, 3, 0), {"kernel_size": 2, "padding": 1}),
+    ("adaptive_avg_pool3d", (2, 0, 2, 3, 3), {"output_size": 2}),
+])
+def test_pooling_refuses_an_empty_non_batch_dimension(torch_ref, any_device, fn, shape,
+                                                     kwargs):
+    """Max pooling (1-D, 2-D) of an input with an empty dimension other than the batch, and
+    ``adaptive_avg_pool3d`` of an empty channel dimension, raise PyTorch's RuntimeError, on
+    meta too (they were computed)."""
+    _same_error(torch_ref, lambda L: getattr(L.nn.functional, fn)(L.ones(shape), **kwargs))
+    with pytest.raises(RuntimeError, match="non-zero size|optional 0 dim batch"):
+        getattr(mt.nn.functional, fn)(mt.ones(shape, device=any_device), **kwargs)
+
+
+@pytest.mark.parametrize("fn, shape", [("max_pool1d", (0, 2, 3)), ("max_pool2d", (0, 2, 3, 3)),
+                                       ("adaptive_avg_pool3d", (0, 2, 3, 3)),
+                                       ("adaptive_avg_pool3d", (0, 2, 2, 3, 3))])
+def test_pooling_of_an_empty_batch_still_computes(torch_ref, any_device, fn, shape):
+    """An empty batch (the first dimension, also of an unbatched adaptive_avg_pool3d input)
+    is still pooled into an empty output."""
+    size = {"output_size": 2} if fn.startswith("adaptive") else {"kernel_size": 2}
+    y = getattr(mt.nn.functional, fn)(mt.ones(shape, device=any_device), **size)
+    assert tuple(y.shape) == tuple(getattr(torch_ref.nn.functional, fn)(
+        torch_ref.ones(shape), **size).shape)
+
+
+@pytest.mark.parametrize("fn, x_shape, w_shape, kwargs", [
+    ("conv_transpose1d", (1, 1, 1), (1, 1, 2), {"stride": 3, "dilation": 2, "padding": 2,
+                                                "output_padding": 1}),
+    ("conv_transpose1d", (1, 1, 2), (1, 1, 1), {"padding": 1}),
+    ("conv_transpose2d", (1, 2, 6, 1), (2, 2, 2, 3), {"stride": (3, 2), "dilation": (2, 1),
+                                                      "padding": 2, "output_padding": (0, 1)}),
+    ("conv_transpose3d", (1, 1, 2, 2, 2), (1, 1, 1, 1, 1), {"padding": 1}),
+])
+def test_conv_transpose_to_an_empty_output_raises(torch_ref, any_device, fn, x_shape, w_shape,
+                                                  kwargs):
+    """A transposed convolution whose output has an empty spatial dimension raises PyTorch's
+    "Output size is too small" for a non-empty batch (it computed an empty output), on meta
+    too; an empty batch still gives the empty output."""
+    def call(L, batch, device="cpu"):
+        return getattr(L.nn.functional, fn)(
+            L.ones((batch,) + x_shape[1:], device=device), L.ones(w_shape, device=device),
+            **kwargs)
+    _same_error(torch_ref, lambda L: call(L, x_shape[0]))
+    with pytest.raises(RuntimeError, match="Output size is too small"):
+        call(mt, x_shape[0], any_device)
+    assert tuple(call(mt, 0, any_device).shape) == tuple(call(torch_ref, 0).shape)
+
+
+# --- activations ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_softmax_takes_a_dtype(torch_ref, device, fn, dtype):
+    """``F.softmax``/``F.log_softmax`` take PyTorch's ``_stacklevel`` and ``dtype`` (the input is
+    cast first: the result has that dtype, and the gradient the input's); they raised a
+    TypeError."""
+    values = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+    x, tx = _pair(torch_ref, device, values, requires_grad=True)
+    y = getattr(mt.nn.functional, fn)(x, 1, 3, getattr(mt, dtype))
+    ty = getattr(torch_ref.nn.functional, fn)(tx, 1, 3, getattr(torch_ref, dtype))
+    assert y.dtype == getattr(mt, dtype) and y.grad_fn.name() == ty.grad_fn.name()
+    np.testing.assert_allclose(_host(y), ty.detach().numpy(), rtol=1e-6)
+    upstream = np.random.default_rng(1).standard_normal((3, 4))
+    y.backward(mt.tensor(upstream, dtype=y.dtype, device=device))
+    ty.backward(torch_ref.tensor(upstream, dtype=ty.dtype))
+    assert x.grad.dtype == mt.float32
+    np.testing.assert_allclose(_host(x.grad), tx.grad.numpy(), rtol=1e-5, atol=1e-6)

@@ -388,24 +388,28 @@ def test_kernels_of_more_than_256_taps_against_torch():
 
 def _reference_max_pool(x, gy, kernel, stride, padding, dilation, out_hw):
     """Loop-by-loop max pooling: first maximum (or last NaN) of each window in row-major
-    order, positions outside the input count as -inf; gradients summed in output order."""
+    order, a window of padding (or of values as low) giving its first in-range tap per axis
+    as PyTorch; gradients summed in output order."""
     N, C, H, W = x.shape
     y = np.empty((N, C) + out_hw, x.dtype)
     indices = np.empty((N, C) + out_hw, np.int64)
     gx = np.zeros(x.shape, gy.dtype)
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     for n, c, oh, ow in np.ndindex(N, C, *out_hw):
-        best = None
-        for i, j in np.ndindex(*kernel):
-            r = oh * stride[0] + i * dilation[0] - padding[0]
-            q = ow * stride[1] + j * dilation[1] - padding[1]
-            v = x[n, c, r, q] if 0 <= r < H and 0 <= q < W else x.dtype.type(low)
-            if best is None or np.isnan(v) or (not np.isnan(best[0]) and v > best[0]):
-                best = (v, r, q)
+        # PyTorch's loop: from the first in-range tap of each axis, over in-range taps, a
+        # later tap winning when larger or NaN
+        rows = [oh * stride[0] + i * dilation[0] - padding[0] for i in range(kernel[0])]
+        cols = [ow * stride[1] + j * dilation[1] - padding[1] for j in range(kernel[1])]
+        rows, cols = [r for r in rows if r >= 0], [q for q in cols if q >= 0]
+        best = (x.dtype.type(low), rows[0], cols[0])
+        for r in rows:
+            for q in cols:
+                if r < H and q < W and (np.isnan(x[n, c, r, q]) or x[n, c, r, q] > best[0]):
+                    best = (x[n, c, r, q], r, q)
         v, r, q = best
         y[n, c, oh, ow], indices[n, c, oh, ow] = v, r * W + q
-        if 0 <= r < H and 0 <= q < W:  # a window wholly in the padding routes nowhere
-            gx[n, c, r, q] += gy[n, c, oh, ow]
+        if r * W + q < H * W:  # past the plane PyTorch writes out of bounds: dropped here
+            gx[n, c].reshape(-1)[r * W + q] += gy[n, c, oh, ow]
     return y, indices, gx
 
 

@@ -75,7 +75,7 @@ def test_grad_fn_is_squeeze_as_in_torch(device):
      "adaptive_avg_pool1d: output_size must be an int, list of ints or tuple of ints of size 1 "
      "but got size 2"),
     (lambda x: mF.adaptive_avg_pool1d(x, None), TypeError,
-     "adaptive_avg_pool1d(): output_size must be an int or a tuple of one int, not None"),
+     "adaptive_avg_pool1d(): argument 'output_size' (position 2) must be tuple of ints, not None"),
 ])
 def test_errors_same_on_cpu_and_meta(call, error, message):
     check_same_error_on_cpu_and_meta(call, error, message)
