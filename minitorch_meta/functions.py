@@ -569,16 +569,19 @@ def numel(input) -> int:
 
 
 @autocast_op("softmax")
-def softmax(input, dim: int):
-    """``exp(x) / sum(exp(x))`` along ``dim`` (computed as ``exp(log_softmax)``)."""
-    return _composed(exp(log_softmax(input, dim)), "SoftmaxBackward0")
+def softmax(input, dim: int, dtype=None):
+    """``exp(x) / sum(exp(x))`` along ``dim`` (computed as ``exp(log_softmax)``); ``dtype``:
+    the input is converted first, as PyTorch's."""
+    return _composed(exp(log_softmax(input, dim, dtype)), "SoftmaxBackward0")
 
 
 @autocast_op("log_softmax")
-def log_softmax(input, dim: int):
-    """``log(softmax(x))`` along ``dim``, computed stably."""
+def log_softmax(input, dim: int, dtype=None):
+    """``log(softmax(x))`` along ``dim``, computed stably (``dtype``: converted first)."""
     from .ops.loss import LogSoftmax
 
+    if dtype is not None:
+        input = input.to(dtype)
     return LogSoftmax(dim=dim)(input)
 
 

@@ -73,9 +73,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    for name, values in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                         ("running_var", running_var)):
+    per_channel = (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                   ("running_var", running_var))
+    for name, values in per_channel:
         check_channels("batch_norm", name, values, channels, shape)
+    answer_in_half = _check_parameter_dtypes(input.dtype, per_channel)
     # Statistics are per channel: reduce over N and every spatial axis at once, and keep
     # the reduced axes so that they broadcast back over the input.
     axes = (0,) + tuple(range(2, len(shape)))
@@ -86,7 +88,31 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     else:
         output = normalise_with_running_stats(input, stat_shape, running_mean, running_var,
                                                weight, bias, eps)
+    if answer_in_half:  # computed in the parameters' float32, answered in the input's dtype
+        output = output.to(input.dtype)
     return functions._composed(output, "NativeBatchNormBackward0")
+
+
+def _check_parameter_dtypes(input_dtype, per_channel) -> bool:
+    """PyTorch's rule for the per-channel tensors' dtypes: the input's, or float32 beside a
+    float16 input (then the result is float16: returns True).
+
+    Raises:
+        RuntimeError: another dtype (PyTorch's "mixed dtype" error), rather than promoting
+            the result past the input's dtype.
+    """
+    mixed = False
+    for name, values in per_channel:
+        if values is None or values.dtype is input_dtype:
+            continue
+        if input_dtype is dtypes.float16 and values.dtype is dtypes.float32:
+            mixed = True
+            continue
+        expected = dtypes.SCALAR_TYPE_NAMES[input_dtype]
+        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of "
+                           f"{expected}; got {name} of {values.dtype} for an input of "
+                           f"{input_dtype}: convert the parameters (or the input) to one dtype")
+    return mixed
 
 
 def _normalise_with_batch_stats(input, axes, stat_shape, running_mean, running_var, weight,

@@ -13,6 +13,7 @@ import math
 from .. import dtypes
 from . import shapes
 from .function import Function
+from .graph_backward import reduce_to_input
 
 
 def _listed(shape) -> str:
@@ -104,7 +105,6 @@ class LayerNorm(Function):
         x = self.graph_input(0, self.x)
         grad = grad.to(x._dtype)  # the statistics' dtype (float32 for float16)
         xhat, rstd = normalise_graph(x, axes, self.count, self.eps, self.centred)
-        leading = tuple(range(x.ndim - len(axes)))
         gx = gw = gb = None
         if needs[0]:
             g = grad
@@ -112,10 +112,12 @@ class LayerNorm(Function):
                 g = grad * self.graph_input(1, self.weight).to(x._dtype)
             gx = normalise_backward_graph(g, xhat, rstd, axes, self.count,
                                           self.centred).to(dtype)
+        # summed to the parameters' shapes (``sum(())`` would sum every dim: an input
+        # without leading dims has none to sum)
         if needs[1]:
-            gw = (grad * xhat).sum(leading).to(dtype)
+            gw = reduce_to_input(grad * xhat, self.input_specs[1])
         if len(needs) > 2 and needs[2]:
-            gb = grad.sum(leading).to(dtype)
+            gb = reduce_to_input(grad, self.input_specs[2])
         return gx, gw, gb
 
 

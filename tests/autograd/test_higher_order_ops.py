@@ -136,6 +136,11 @@ CASES = {
                            + (_f(L).rms_norm(x, (3, 4), w, eps=1e-6) ** 3).sum()
                            + (_f(L).rms_norm(x, (4,)) ** 3 * _weights(L, d, 2, 3, 4)).sum(),
                            [(2, 3, 4), (3, 4), (3, 4)]),
+    # an input that is all normalised dims (no batch): the parameters' gradients sum nothing
+    "layer_and_rms_norm_unbatched": (
+        lambda L, d, x, w, b: (_f(L).layer_norm(x, (3, 4), w, b) ** 3).sum()
+        + (_f(L).rms_norm(x, (3, 4), w) ** 3 * _weights(L, d, 3, 4)).sum(),
+        [(3, 4), (3, 4), (3, 4)]),
     "group_and_batch_norm": (lambda L, d, x, w, b: (_f(L).group_norm(x, 2, w, b) ** 3).sum()
                              + (_f(L).group_norm(x, 4) ** 3 * _weights(L, d, 2, 4, 3)).sum()
                              + (_f(L).batch_norm(x, None, None, w, b, training=True) ** 3).sum()

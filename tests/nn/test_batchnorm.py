@@ -375,3 +375,44 @@ def test_small_conv_bn_relu_model_trains(device):
     assert model[1].num_batches_tracked.item() == 8
     model.eval()
     assert tuple(model(x).shape) == (16, 2)
+
+
+MIXED_DTYPE_CASES = {
+    "float64 weight, training": lambda lib, x: lib.nn.functional.batch_norm(
+        x, None, None, lib.ones(3, dtype=lib.float64), None, training=True),
+    "float64 running stats, eval": lambda lib, x: lib.nn.functional.batch_norm(
+        x, lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64)),
+    "float64 running stats, training": lambda lib, x: lib.nn.functional.batch_norm(
+        x, lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64), training=True),
+    "float16 weight": lambda lib, x: lib.nn.functional.batch_norm(
+        x, None, None, lib.ones(3, dtype=lib.float16), training=True),
+    "a float64 input in a float32 layer": lambda lib, x: lib.nn.BatchNorm1d(3)(x.double()),
+}
+
+
+@pytest.mark.parametrize("call", MIXED_DTYPE_CASES.values(), ids=MIXED_DTYPE_CASES)
+def test_parameters_of_another_dtype_are_refused_as_pytorch(call, torch_ref):
+    """PyTorch's CPU batch norm refuses per-channel tensors of another dtype than the
+    input's ("mixed dtype"); they were promoted here, changing the output's dtype."""
+    with pytest.raises(RuntimeError, match="mixed dtype"):
+        call(torch_ref, torch_ref.randn(4, 3))
+    with pytest.raises(RuntimeError, match="mixed dtype"):
+        call(mt, mt.randn(4, 3))
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_float16_input_with_float32_parameters_answers_in_float16(training, torch_ref):
+    values = np.random.default_rng(0).standard_normal((4, 3))
+    results = {}
+    for lib in (mt, torch_ref):
+        x = lib.tensor(values, dtype=lib.float16, requires_grad=True)
+        weight = lib.tensor([1.0, 2.0, 0.5], requires_grad=True)
+        y = lib.nn.functional.batch_norm(x, lib.zeros(3), lib.ones(3), weight, lib.zeros(3),
+                                         training=training)
+        y.float().sum().backward()
+        results[lib] = (str(y.dtype), y.detach().float().numpy(), x.grad.dtype,
+                        weight.grad.numpy())
+    ours, theirs = results[mt], results[torch_ref]
+    assert ours[0] == theirs[0] == "torch.float16" and str(ours[2]) == str(theirs[2])
+    np.testing.assert_allclose(ours[1], theirs[1], atol=2e-3)
+    np.testing.assert_allclose(ours[3], theirs[3], atol=2e-2)

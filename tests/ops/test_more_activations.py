@@ -262,3 +262,23 @@ def test_softmax2d_refuses_other_ranks():
     with pytest.raises(ValueError, match=r"Softmax2d: expected input to be 3D or 4D, got 2D "
                                          r"instead \(input shape \(2, 3\)\)"):
         mt.nn.Softmax2d()(mt.ones(2, 3, device="meta"))
+
+
+@pytest.mark.parametrize("spelling", [
+    lambda lib, x: lib.softmax(x, 1, lib.float64),
+    lambda lib, x: lib.softmax(x, 1, dtype=lib.float64),
+    lambda lib, x: x.softmax(1, lib.float64),
+    lambda lib, x: x.softmax(1, dtype=lib.float64),
+    lambda lib, x: lib.log_softmax(x, 1, dtype=lib.float64),
+    lambda lib, x: x.log_softmax(1, lib.float64),
+], ids=["torch.softmax positional", "torch.softmax keyword", "method positional",
+        "method keyword", "torch.log_softmax", "log_softmax method"])
+def test_softmax_spellings_take_dtype(spelling, device, torch_ref):
+    """``dtype=`` converts the input first (PyTorch's top-level and method spellings)."""
+    values = [[1.0, 2.0, 3.0], [0.5, -1.0, 4.0]]
+    ours = spelling(mt, mt.tensor(values, device=device, requires_grad=True))
+    theirs = spelling(torch_ref, torch_ref.tensor(values, requires_grad=True))
+    assert ours.dtype is mt.float64 and theirs.dtype == torch_ref.float64
+    assert ours.grad_fn.name() == type(theirs.grad_fn).__name__
+    np.testing.assert_allclose(ours.detach().cpu().numpy(), theirs.detach().numpy(),
+                               rtol=1e-12)
