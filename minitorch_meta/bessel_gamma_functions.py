@@ -9,6 +9,7 @@ the whole-number arguments ``n`` and ``p`` are checked here, with PyTorch's ``Ty
 
 from __future__ import annotations
 
+from .int_arguments import is_int
 from .more_math_functions import _in_place, _unary
 from .ops import bessel
 from .ops.polygamma import Mvlgamma, Polygamma
@@ -21,7 +22,7 @@ i1e = _unary(bessel.I1e, "i1e", "``exp(-|x|) i1(x)``, the exponentially scaled `
 
 def _whole(function: str, name: str, position: int, value) -> int:
     """``value`` when it is a Python int (not a bool), else PyTorch's TypeError."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be int, "
                         f"not {type(value).__name__}")
     return value

@@ -16,6 +16,7 @@ from __future__ import annotations
 from numbers import Number
 
 from . import dtypes
+from .int_arguments import is_int
 from .ops.layout import Clone
 from .tensor import Tensor
 
@@ -81,7 +82,7 @@ def while_loop(cond_fn, body_fn, carried_inputs):
     if not callable(cond_fn) or not callable(body_fn):
         raise RuntimeError("Expect cond_fn and body_fn to be callable.")
     if not isinstance(carried_inputs, (tuple, list)) or not all(
-            isinstance(leaf, Tensor) or (isinstance(leaf, int) and not isinstance(leaf, bool))
+            isinstance(leaf, Tensor) or (is_int(leaf))
             for leaf in _leaves(carried_inputs)):
         raise RuntimeError(_CARRIED.format(carried_inputs))
     carried, result = tuple(carried_inputs), tuple(carried_inputs)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import dtypes
 from .caller_warnings import warn_at_caller
 from .functions import clamp, mm, sqrt
+from .int_arguments import is_int
 
 
 def cov(input, *, correction: int = 1, fweights=None, aweights=None):
@@ -33,7 +34,7 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None):
             dims, length or sign, or sum to zero (PyTorch's messages).
         TypeError: ``correction`` is not an int.
     """
-    if isinstance(correction, bool) or not isinstance(correction, int):
+    if not is_int(correction):
         raise TypeError(f"cov(): argument 'correction' must be int, not "
                         f"{type(correction).__name__}")
     _check_input("cov", input)

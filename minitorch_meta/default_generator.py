@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .backends import registry
 from .device import to_device
+from .int_arguments import is_int
 from .random import Generator, fresh_seed, seed_backend
 
 
@@ -38,7 +39,7 @@ class DefaultGenerator(Generator):
         Raises:
             RuntimeError: ``seed`` is not an int (PyTorch's message).
         """
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not is_int(seed):
             raise RuntimeError(f"manual_seed expected a long, but got "
                                f"{type(seed).__name__}")
         seed_backend(self._backend(), seed)

@@ -6,6 +6,7 @@ promotion of the input, and the zero-padding or cropping of the input to the len
 from __future__ import annotations
 
 from . import dtypes
+from .int_arguments import is_int
 from .shape_functions import narrow
 
 
@@ -51,14 +52,14 @@ def require_real(name: str, x, message: str) -> None:
 
 
 def _int(name: str, argument: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise argument_error(name, argument, "int", value)
     return value
 
 
 def _ints(name: str, argument: str, value) -> tuple:
     """An int or a sequence of ints as a tuple."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_int(value):
         return (value,)
     if not isinstance(value, (tuple, list)) and type(value).__name__ != "Size":
         raise argument_error(name, argument, "tuple of ints", value)

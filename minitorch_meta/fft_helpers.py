@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 from . import dtypes, factories, functions
+from .int_arguments import is_int
 from .ops import shapes
 
 
 def _length(name: str, n) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not is_int(n):
         raise TypeError(f"fft_{name}(): argument 'n' (position 1) must be int, not "
                         f"{type(n).__name__}")
     if n < 0:

@@ -15,6 +15,7 @@ from numbers import Number
 
 from . import dtypes
 from .functions import cat
+from .int_arguments import is_int
 from .ops.shapes import normalize_dim
 
 
@@ -71,12 +72,12 @@ def _check_kinds(spacing, dim, edge_order) -> None:
     kinds = ("spacing: a number, or a list of numbers or of 1-D tensors; dim: an int or a "
              "list of ints; edge_order: an int")
     bad = None
-    if isinstance(edge_order, bool) or not isinstance(edge_order, int):
+    if not is_int(edge_order):
         bad = f"edge_order={type(edge_order).__name__}"
     elif dim is not None and not isinstance(dim, (int, tuple, list)) or isinstance(dim, bool):
         bad = f"dim={type(dim).__name__}"
     elif isinstance(dim, (tuple, list)) and not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in dim):
+            is_int(d) for d in dim):
         bad = "dim=a list holding something else than ints"
     elif isinstance(spacing, (tuple, list)):
         if spacing and not (all(_is_tensor(s) for s in spacing)

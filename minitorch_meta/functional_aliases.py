@@ -14,6 +14,7 @@ choose a backend in PyTorch and are ignored here.
 
 from __future__ import annotations
 
+from .int_arguments import is_int
 from .tensor import Tensor
 
 #: PyTorch's ``reduction`` enum (``torch.nn._reduction.get_enum``).
@@ -28,7 +29,7 @@ def _functional():
 
 def _reduction(function: str, reduction) -> str:
     """The ``nn.functional`` name of an int ``reduction``."""
-    if isinstance(reduction, bool) or not isinstance(reduction, int):
+    if not is_int(reduction):
         raise TypeError(f"{function}(): argument 'reduction' must be int (0 none, 1 mean, "
                         f"2 sum), not {type(reduction).__name__}; nn.functional.{function} "
                         f"takes the name")

@@ -13,6 +13,7 @@ from .autocasting import autocast_op
 from .autograd import no_grad
 from .caller_warnings import warn_at_caller
 from .errors import ShapeRuntimeError
+from .int_arguments import is_int
 from .ops import linalg_checks as checks
 from .ops import norms
 from .ops.linalg_spectral import LinalgEigh, LinalgPinv, LinalgSvd, tolerances
@@ -124,7 +125,7 @@ def matrix_power(A, n: int):
     from .linalg import inv
 
     shape = checks.square_shape("linalg.matrix_power", A, any_dtype=True)
-    if not isinstance(n, int) or isinstance(n, bool):
+    if not is_int(n):
         raise TypeError(f"linalg.matrix_power(): argument 'n' must be int, not "
                         f"{type(n).__name__}")
     if n == 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 
+from .int_arguments import is_int
 from .threads import usable_cores
 
 
@@ -60,7 +61,7 @@ def set_num_interop_threads(n: int) -> None:
     Raises:
         RuntimeError for a count that is not a positive int, or a second call.
     """
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not is_int(n):
         raise RuntimeError(f"set_num_interop_threads expects an int, but got "
                            f"{type(n).__name__}")
     if n < 1:

@@ -15,6 +15,7 @@ from numbers import Number
 from . import functions as F
 from .autocasting import autocast_op
 from .caller_warnings import warn_at_caller
+from .int_arguments import is_int
 from .ops import batched_products as bp
 from .ops import shapes
 from .ops.cross import LinalgCross
@@ -151,7 +152,7 @@ def _contracted_dims(ndim_a: int, ndim_b: int, dims) -> tuple:
     """``tensordot``'s ``dims`` as two lists of dims (PyTorch's rules and messages)."""
     if hasattr(dims, "dim") and dims.dim() == 0:  # a 0-d integer tensor
         dims = int(dims.item())
-    if isinstance(dims, int) and not isinstance(dims, bool):
+    if is_int(dims):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
         if dims > min(ndim_a, ndim_b):

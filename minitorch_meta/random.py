@@ -15,6 +15,7 @@ import zlib
 
 from .backends import registry
 from .device import to_device
+from .int_arguments import is_int
 
 
 def manual_seed(seed: int) -> Generator:
@@ -22,7 +23,7 @@ def manual_seed(seed: int) -> Generator:
     ``torch.default_generator``."""
     from .default_generator import default_generator as cpu_generator
 
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_int(seed):
         raise TypeError(f"manual_seed expects an int, got {seed!r}")
     registry.set_seed(seed)
     return cpu_generator

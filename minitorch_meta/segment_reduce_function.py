@@ -6,6 +6,7 @@ from __future__ import annotations
 from numbers import Number
 
 from . import dtypes
+from .int_arguments import is_int
 from .ops.elementwise import _bound_scalar
 from .ops.segment_reduce import REDUCTIONS, SegmentReduce
 from .tensor import Tensor
@@ -43,7 +44,7 @@ def segment_reduce(data: Tensor, reduce: str, *, lengths: Tensor | None = None,
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(f"segment_reduce(): argument '{name}' must be Tensor, not "
                             f"{type(value).__name__}")
-    if isinstance(axis, bool) or not isinstance(axis, int):
+    if not is_int(axis):
         raise TypeError(f"segment_reduce(): argument 'axis' must be int, not "
                         f"{type(axis).__name__}")
     if not isinstance(unsafe, bool):

@@ -32,6 +32,7 @@ from . import dtypes
 from .device import device as Device
 from .errors import DeviceError
 from .factories import from_numpy
+from .int_arguments import is_int
 from .tensor import Tensor
 from .utils.atomic import atomic_write
 
@@ -272,7 +273,7 @@ class _Decoder:
 
     def _array(self, node: dict, path: str) -> np.ndarray:
         number = node.get("array")
-        if not isinstance(number, int) or isinstance(number, bool):
+        if not is_int(number):
             raise self.error(path, f"bad array reference {number!r}")
         try:
             data = self.archive.read(_array_name(number))

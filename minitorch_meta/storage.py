@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import dtypes
 from .caller_warnings import warn_at_caller
 from .device import to_device
+from .int_arguments import is_int
 
 _TYPED_STORAGE_DEPRECATED = (
     "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will "
@@ -349,7 +350,7 @@ class TypedStorage(metaclass=_LegacyStorageMeta):
             self._untyped_storage = UntypedStorage._of(made)
             return
         size = args[0] if args else 0
-        if len(args) > 1 or not isinstance(size, int) or isinstance(size, bool):
+        if len(args) > 1 or not is_int(size):
             raise TypeError("TypedStorage(): expected a size (int) or a sequence of values")
         self._untyped_storage = UntypedStorage(size * self.dtype.itemsize, device=device)
 

@@ -12,11 +12,12 @@ import os
 
 from .backends.openblas import loaded_openblas as _blas
 from .caller_warnings import warn_at_caller
+from .int_arguments import is_int
 
 
 def set_num_threads(n: int) -> None:
     """Use ``n`` threads for CPU matrix products (NumPy's BLAS)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if not is_int(n) or n < 1:
         raise RuntimeError(f"set_num_threads expects a positive integer, got {n!r}")
     blas = _blas()
     if not blas.found:

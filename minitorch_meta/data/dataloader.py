@@ -31,6 +31,7 @@ import numpy as np
 from .. import dtypes
 from ..device import to_device
 from ..factories import empty, rand
+from ..int_arguments import is_int
 from ..random import Generator
 from ..tensor import Tensor
 from .dataset import Dataset
@@ -128,7 +129,7 @@ class DataLoader:
             if drop_last:
                 raise ValueError("batch_size=None option disables auto-batching and is "
                                  "mutually exclusive with drop_last")
-        elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        elif not is_int(batch_size) or batch_size < 1:
             raise ValueError(f"batch_size should be a positive integer value, but got "
                              f"batch_size={batch_size!r}")
         if generator is not None and not isinstance(generator, Generator):

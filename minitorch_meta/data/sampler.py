@@ -13,11 +13,12 @@ from collections.abc import Iterator, Sequence
 
 from .. import dtypes
 from ..factories import randint, randperm, tensor
+from ..int_arguments import is_int
 from ..sampling import multinomial
 
 
 def _positive_int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    if not is_int(value) or value <= 0:
         raise ValueError(f"{name} should be a positive integer value, but got "
                          f"{name}={value}")
     return value

@@ -14,6 +14,7 @@ from numbers import Number
 import numpy as np
 
 from ..factories import from_numpy, tensor
+from ..int_arguments import is_int
 from ..tensor import Tensor
 
 
@@ -117,7 +118,7 @@ class SignedOneHot:
     applies_to_batches = True
 
     def __init__(self, num_classes: int = 10, scale: float = 1.0):
-        if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 2:
+        if not is_int(num_classes) or num_classes < 2:
             raise ValueError(f"SignedOneHot: num_classes must be an integer >= 2, got "
                              f"{num_classes!r}")
         self.num_classes = num_classes

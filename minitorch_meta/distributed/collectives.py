@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..int_arguments import is_int
 from ..tensor import Tensor
 from . import _cuda
 from .process_group import group
@@ -96,7 +97,7 @@ def all_reduce_values(values: Sequence[float], op: ReduceOp = ReduceOp.SUM) -> l
 
 
 def _check_rank(function: str, rank, size: int) -> None:
-    if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < size:
+    if not is_int(rank) or not 0 <= rank < size:
         raise ValueError(f"{function}: src must be a rank from 0 to {size - 1} (world size "
                          f"{size}), got {rank!r}")
 

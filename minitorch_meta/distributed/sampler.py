@@ -32,6 +32,7 @@ import numpy as np
 
 from ..data.dataloader import draw_base_seed, permutation
 from ..data.sampler import Sampler
+from ..int_arguments import is_int
 from ..random import Generator
 
 
@@ -62,10 +63,10 @@ class DistributedSampler(Sampler):
             current = _default_group()
             num_replicas = current.size if num_replicas is None else num_replicas
             rank = current.rank if rank is None else rank
-        if isinstance(num_replicas, bool) or not isinstance(num_replicas, int) \
+        if not is_int(num_replicas) \
                 or num_replicas < 1:
             raise ValueError(f"num_replicas must be a positive integer, got {num_replicas!r}")
-        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank < num_replicas:
+        if not is_int(rank) or not 0 <= rank < num_replicas:
             raise ValueError(f"Invalid rank {rank!r}, rank should be in the interval "
                              f"[0, {num_replicas - 1}]")
         if generator is not None and not isinstance(generator, Generator):

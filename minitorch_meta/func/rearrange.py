@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..int_arguments import is_int
 from ..tensor import Tensor
 
 _ELLIPSIS = "…"  # the ellipsis as one identifier, as einops (and its error messages) name it
@@ -196,7 +197,7 @@ def _right_dims(right: _Side, covered: list) -> list:
 def _lengths(axes_lengths: dict) -> dict:
     lengths = {}
     for name, value in axes_lengths.items():
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise TypeError(f"rearrange axis lengths must be integers, got: {type(value)} "
                             f"(axis '{name}' = {value!r})")
         if value < 0:

@@ -7,13 +7,14 @@ parameters) or come back detached.
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from . import pytree
 
 
 def checked_argnums(argnums, count: int):
     """``argnums`` checked against ``count`` positional arguments, negatives made
     positive (an int stays an int, a tuple a tuple)."""
-    if isinstance(argnums, int) and not isinstance(argnums, bool):
+    if is_int(argnums):
         return checked_argnum(argnums, count)
     if not isinstance(argnums, tuple):
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")

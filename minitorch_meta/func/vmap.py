@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 
+from ..int_arguments import is_int
 from . import pytree
 from .vmap_randomness import check_mode, randomness_for_element, same_seeds
 
@@ -76,7 +77,7 @@ def _split_inputs(args: tuple, in_dims, name: str):
         if dim is None:
             pieces.append(None)
             continue
-        if not isinstance(dim, int) or isinstance(dim, bool):
+        if not is_int(dim):
             raise ValueError(f"{prefix}: Got in_dim={dim} for an input but in_dim must be "
                              "either an integer dimension or None.")
         if not isinstance(leaf, Tensor):

@@ -4,6 +4,7 @@ groups and interleaved, as ShuffleNet does between grouped convolutions (the op 
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from ..ops.channel_shuffle import ChannelShuffle as _ChannelShuffleOp
 from ..tensor import Tensor
 from .module import Module
@@ -20,7 +21,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
         TypeError: ``groups`` is not an int (PyTorch's message).
         RuntimeError: fewer than 3 dims, ``groups`` not positive, ``C`` not divisible.
     """
-    if isinstance(groups, bool) or not isinstance(groups, int):
+    if not is_int(groups):
         raise TypeError(f"channel_shuffle(): argument 'groups' (position 2) must be int, not "
                         f"{type(groups).__name__}")
     return _ChannelShuffleOp(groups=groups)(input)

@@ -4,6 +4,7 @@ construction every direct (not transposed) convolution layer shares."""
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from ..ops.conv import ntuple
 from ..tensor import Tensor
 from . import functional as F
@@ -31,7 +32,7 @@ def _check_groups_and_mode(in_channels: int, out_channels: int, groups,
                            padding_mode: str) -> None:
     """PyTorch's checks of every convolution layer: ``groups`` a positive int dividing both
     channel counts, and a known padding mode."""
-    if isinstance(groups, bool) or not isinstance(groups, int) or groups <= 0:
+    if not is_int(groups) or groups <= 0:
         raise ValueError(f"groups must be a positive integer, got {groups!r}")
     if in_channels % groups:
         raise ValueError(f"in_channels must be divisible by groups, got in_channels="

@@ -17,6 +17,7 @@ from itertools import chain
 
 from ..caller_warnings import warn_at_caller
 from ..device import device as Device
+from ..int_arguments import is_int
 from ..tensor import Tensor
 from .module import Module
 
@@ -110,7 +111,7 @@ class _Replica:
 def _device_index(device) -> int:
     """The CUDA index of ``device`` (an int, ``"cuda:1"`` or a ``device``; ``"cuda"`` is
     the current device)."""
-    if isinstance(device, int) and not isinstance(device, bool):
+    if is_int(device):
         return device
     device = Device(device)
     if device.type != "cuda":

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from ..tensor import Tensor
 from .module import Module
 
@@ -39,11 +40,11 @@ class Unflatten(Module):
 
     def __init__(self, dim: int, unflattened_size) -> None:
         super().__init__()
-        if isinstance(dim, bool) or not isinstance(dim, int):
+        if not is_int(dim):
             raise TypeError(f"invalid argument type for dim parameter: expected int, got "
                             f"{type(dim).__name__}")
         if not isinstance(unflattened_size, (tuple, list)) or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in unflattened_size):
+                is_int(s) for s in unflattened_size):
             raise TypeError(f"unflattened_size must be a tuple (or list, or Size) of ints, "
                             f"but found {unflattened_size!r}")
         self.dim = dim

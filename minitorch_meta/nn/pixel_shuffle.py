@@ -4,6 +4,7 @@ named as PyTorch's (``PixelShuffleBackward0``); any number of leading batch dime
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from ..ops import layout
 from ..ops.shapes import ShapeRuntimeError
 from ..tensor import Tensor
@@ -12,7 +13,7 @@ from .module import Module
 
 def _factor(op: str, name: str, value) -> int:
     """PyTorch's checks of the factor: an int (not a bool), above zero."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise TypeError(f"{op}(): argument '{name}' (position 2) must be int, not "
                         f"{type(value).__name__}")
     if value <= 0:

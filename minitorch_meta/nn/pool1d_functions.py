@@ -9,6 +9,7 @@ errors are the 2-D ops', as PyTorch's are.
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from ..ops import avg_pooling, pooling, shapes
 from ..ops.conv import ntuple
 from ..ops.shapes import ShapeError, fmt
@@ -28,11 +29,11 @@ def require_int_sizes(op: str, output_size) -> None:
     None): PyTorch's argument parser checks it, as a TypeError, before the input's rank."""
     if isinstance(output_size, (tuple, list)):
         for position, size in enumerate(output_size):
-            if isinstance(size, bool) or not isinstance(size, int):
+            if not is_int(size):
                 raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple "
                                 f"of ints, but found element of type {type(size).__name__} "
                                 f"at pos {position}")
-    elif isinstance(output_size, bool) or not isinstance(output_size, int):
+    elif not is_int(output_size):
         got = "None" if output_size is None else type(output_size).__name__
         raise TypeError(f"{op}(): argument 'output_size' (position 2) must be tuple of ints, "
                         f"not {got}")

@@ -20,6 +20,7 @@ import numbers
 from ..autocasting import autocast_op
 from ..dtypes import int64
 from ..functions import cat, stack
+from ..int_arguments import is_int
 from ..tensor import Tensor
 from . import functional as F
 from .recurrent_steps import run_recurrent
@@ -139,7 +140,7 @@ def _fits(name: str, key: str, value) -> bool:
     if key == "params":
         return _tensors(value)
     if key == "num_layers":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return is_int(value)
     if key == "dropout":
         return isinstance(value, numbers.Real) and not isinstance(value, bool)
     return isinstance(value, bool)

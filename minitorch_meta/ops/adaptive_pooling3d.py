@@ -7,6 +7,7 @@ PyTorch's errors and flat indices. Both ops take ``(N, C, D, H, W)`` or unbatche
 from __future__ import annotations
 
 from .. import dtypes
+from ..int_arguments import is_int
 from .avg_pooling import _require_dtype
 from .function import Function
 from .linear_gradient import linear_backward_graph
@@ -25,7 +26,7 @@ def adaptive_output_size_3d(op: str, output_size, in_size, error=ShapeError) -> 
     """``output_size`` (an int, or three entries whose ``None`` keeps that input size) as a
     3-tuple of ints; ``error`` is raised for a wrong length or a negative size."""
     size = output_size
-    if isinstance(size, int) and not isinstance(size, bool):
+    if is_int(size):
         size = (size,) * 3
     elif size is None or isinstance(size, (str, bytes)) or not hasattr(size, "__len__"):
         raise TypeError(f"{op}: output_size must be an int or a tuple of three ints (None keeps "
@@ -33,7 +34,7 @@ def adaptive_output_size_3d(op: str, output_size, in_size, error=ShapeError) -> 
     if len(size) != 3:
         raise error(op, f"output_size must be 3, got {tuple(size)}")
     size = tuple(keep if s is None else s for s, keep in zip(size, in_size))
-    if not all(isinstance(s, int) and not isinstance(s, bool) for s in size):
+    if not all(is_int(s) for s in size):
         raise TypeError(f"{op}: output_size must be an int or a tuple of three ints (None keeps "
                         f"that input size), got {output_size!r}")
     if min(size) < 0:

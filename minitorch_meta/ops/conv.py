@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from . import shapes
 from .function import Function
 from .shapes import ShapeError, fmt
@@ -79,7 +80,7 @@ def padded_extent_error(padded, extent, x_shape, w_shape) -> str:
 
 def check_groups(op: str, groups) -> int:
     """``groups`` as PyTorch takes it: an int (TypeError otherwise) above zero."""
-    if isinstance(groups, bool) or not isinstance(groups, int):
+    if not is_int(groups):
         raise TypeError(f"{op}: groups must be an int, got {groups!r} "
                         f"({type(groups).__name__})")
     if groups <= 0:

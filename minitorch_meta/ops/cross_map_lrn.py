@@ -16,6 +16,7 @@ channel-mixing matrix of shape ``(C, C)``.
 
 from __future__ import annotations
 
+from ..int_arguments import is_int
 from .function import Function
 
 
@@ -57,7 +58,7 @@ class CrossMapLrn2d(Function):
         if len(shape) != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {len(shape)}D "
                              "instead.")
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+        if not is_int(self.size) or self.size < 1:
             raise ValueError(f"CrossMapLRN2d: size must be a positive int, got {self.size!r}")
         if not x._dtype.is_floating_point:
             raise RuntimeError(f"CrossMapLRN2d: expected a floating-point input, got "

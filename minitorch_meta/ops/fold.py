@@ -9,6 +9,7 @@ or ``Col2ImBackward0`` either way, as in PyTorch.
 from __future__ import annotations
 
 from .. import dtypes
+from ..int_arguments import is_int
 from . import shapes
 from .avg_pooling import _require_dtype
 from .function import Function
@@ -21,7 +22,7 @@ _DTYPES = (dtypes.bool_, dtypes.float16, dtypes.float32, dtypes.float64)
 
 def _pair_argument(op: str, name: str, value) -> tuple:
     """An int or a pair of ints as a pair, with PyTorch's errors for anything else."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_int(value):
         return (value, value)
     if not isinstance(value, (tuple, list)):
         raise TypeError(f"{op}(): argument '{name}' must be an int or a pair of ints, "

@@ -9,6 +9,7 @@ PyTorch. The kernels are ``backends/xp_pooling3d.py``'s.
 from __future__ import annotations
 
 from .. import dtypes
+from ..int_arguments import is_int
 from . import shapes
 from .avg_pooling import _half, _require_dtype, window_divisors
 from .function import Function
@@ -20,13 +21,13 @@ from .shapes import ShapeError, fmt
 def triple(op: str, name: str, value, wanted: str) -> tuple:
     """An int or a tuple of three ints as a 3-tuple; anything else is PyTorch's error
     (``wanted`` says what it takes)."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_int(value):
         return (value,) * 3
     items = tuple(value) if isinstance(value, (tuple, list)) else None
     if items is not None and len(items) == 1:
         items *= 3
     if items is None or len(items) != 3 or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in items):
+            is_int(v) for v in items):
         raise ShapeError(op, f"{name} must {wanted}, got {value!r}")
     return items
 

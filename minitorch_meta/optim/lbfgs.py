@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from ..autograd import no_grad
 from ..errors import MetaDataError
 from ..functions import cat, matmul
+from ..int_arguments import is_int
 from ..tensor import Tensor
 from .line_search import Trial, strong_wolfe
 from .optimizer import Optimizer, check_number
@@ -80,7 +81,7 @@ class LBFGS(Optimizer):
             lr = lr.item()
         check_number("lr", lr, label="learning rate")
         size = group["history_size"]
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        if not is_int(size) or size < 1:
             raise ValueError(f"Invalid history_size: {size!r} (it must be an integer >= 1: "
                              "the number of past steps that shape the direction)")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from ...int_arguments import is_int
 from ..optimizer import Optimizer
 from .base import LRScheduler, group_values, is_real
 
@@ -100,9 +101,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,
                  last_epoch: int = -1):
-        if not _is_int(T_0) or T_0 <= 0:
+        if not is_int(T_0) or T_0 <= 0:
             raise ValueError(f"Expected positive integer T_0, but got {T_0!r}")
-        if not _is_int(T_mult) or T_mult < 1:
+        if not is_int(T_mult) or T_mult < 1:
             raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult!r}")
         if not is_real(eta_min):
             raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
@@ -157,8 +158,3 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
             self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
             self.T_i = self.T_0 * self.T_mult ** n
-
-
-def _is_int(value: object) -> bool:
-    """An ``int`` that is not a ``bool``."""
-    return isinstance(value, int) and not isinstance(value, bool)

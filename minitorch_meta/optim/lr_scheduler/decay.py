@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from ...int_arguments import is_int
 from ..optimizer import Optimizer
 from .base import LRScheduler, group_values, is_real
 
@@ -28,7 +29,7 @@ class StepLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
                  last_epoch: int = -1):
-        if isinstance(step_size, bool) or not isinstance(step_size, int) or step_size < 1:
+        if not is_int(step_size) or step_size < 1:
             raise ValueError(f"StepLR: step_size must be a positive integer, got {step_size!r}")
         self.step_size = step_size
         self.gamma = gamma

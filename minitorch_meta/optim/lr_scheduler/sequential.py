@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 
+from ...int_arguments import is_int
 from ..optimizer import Optimizer
 from .base import LRScheduler, check_optimizer, group_values
 from .plateau import ReduceLROnPlateau
@@ -186,7 +187,7 @@ class ChainedScheduler(_SchedulerOfSchedulers):
 
 def _check_milestones(milestones: list | tuple) -> None:
     """Raise ``ValueError`` unless ``milestones`` are integers >= 0 in non-decreasing order."""
-    integers = all(isinstance(m, int) and not isinstance(m, bool) for m in milestones)
+    integers = all(is_int(m) for m in milestones)
     if (not integers or any(m < 0 for m in milestones)
             or any(a > b for a, b in zip(milestones[:-1], milestones[1:]))):
         raise ValueError("SequentialLR: expected milestones to be non-negative integers in "
