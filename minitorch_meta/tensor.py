@@ -101,9 +101,14 @@ class Tensor(TensorMethods):
         """How many in-place writes this storage has had (PyTorch's ``_version``)."""
         return 0 if self._version_counter is None else self._version_counter.value
 
-    def _store(self, index, value, same_value_everywhere: bool = False) -> None:
+    def _store(self, index, value, same_value_everywhere: bool = False, inputs=()) -> None:
         """Write ``value`` into ``self[index]``: every in-place write goes through here, so
         that each one bumps the version counter.
+
+        ``inputs``, the operands of an elementwise op writing into this tensor (``add_``'s
+        other, ``copy_``'s source, an ``out=`` call's inputs), are refused when one partly
+        overlaps this tensor's memory (``x.add_(x.t())``), as PyTorch refuses them; the
+        same elements (``x.add_(x)``) are fine.
 
         A write into an ``expand`` view, where several elements share one memory
         location, is refused as PyTorch refuses it, unless ``same_value_everywhere``
@@ -115,6 +120,12 @@ class Tensor(TensorMethods):
         data = self._data = _storage(self._data, backend)  # _data may have been rebound
         if not same_value_everywhere and backend.has_internal_overlap(data):
             _check_overlapping_write(backend, data, index)
+        if inputs and backend.stores_data:  # meta keeps no offsets: not decided there
+            # a plain selection is compared alone (``x[0] = x[1]`` is fine); an index with
+            # tensors is PyTorch's ``index_put_``, which compares all of this tensor
+            written = data if index is Ellipsis or not is_basic_index(index) \
+                else backend.getitem(data, index)
+            _refuse_partial_overlap(backend, written, inputs)
         backend.setitem(data, index, value)
         self._counter().value += 1
         if _op_observers and (level := _dual_level()) is not None:
@@ -521,8 +532,9 @@ class Tensor(TensorMethods):
                                "autograd graph are not supported by minitorch_meta; use the "
                                "out-of-place form (x = x + y)")
 
-    def _write(self, op: str, result: Tensor, positions=None) -> Tensor:
+    def _write(self, op: str, result: Tensor, positions=None, inputs=()) -> Tensor:
         """Store ``result`` into this tensor's memory (shape and dtype must fit).
+        ``inputs``: the operands PyTorch checks for a partial overlap (``_store``).
 
         ``positions``, for the ops PyTorch lets write into an ``expand`` view with a
         deprecation warning (``masked_fill_``, ``index_fill_``, ``index_put_``), makes the
@@ -551,7 +563,7 @@ class Tensor(TensorMethods):
             if _op_observers and (level := _dual_level()) is not None:
                 level.written(self)  # a partial write into shared locations: not followed
             return self
-        self._store(Ellipsis, result._data)
+        self._store(Ellipsis, result._data, inputs=inputs)
         self._carry_tangent(result)
         return self
 
@@ -562,16 +574,19 @@ class Tensor(TensorMethods):
         if _op_observers and (level := _dual_level()) is not None:
             level.carry(self, source, index)
 
-    def _inplace(self, op: str, function, *args) -> Tensor:
-        """``self = function(self, *args)`` written into this tensor's memory."""
+    def _inplace(self, op: str, function, *args, inputs=None) -> Tensor:
+        """``self = function(self, *args)`` written into this tensor's memory; ``inputs``
+        (``args`` unless given) are the operands checked for a partial overlap."""
         self._check_inplace(op)
-        return self._write(op, function(self, *args))
+        return self._write(op, function(self, *args), inputs=args if inputs is None else inputs)
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha))
+        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha),
+                             inputs=(other,))
 
     def sub_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha))
+        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha),
+                             inputs=(other,))
 
     def mul_(self, other) -> Tensor:
         return self._inplace("mul_", _mul, other)
@@ -611,7 +626,7 @@ class Tensor(TensorMethods):
         if not self._backend.stores_data:
             return self
         moved = source.to(self.device, self._dtype)
-        self._store(Ellipsis, moved._data)
+        self._store(Ellipsis, moved._data, inputs=(source,))
         self._carry_tangent(moved)
         return self
 
@@ -683,7 +698,7 @@ class Tensor(TensorMethods):
                     tuple(sorted(range(len(axes)), key=axes.__getitem__)))
         else:
             source = None
-        self._store(real, value)
+        self._store(real, value, inputs=() if source is None else (source,))
         self._carry_tangent(source, index)
 
 
@@ -724,6 +739,29 @@ def _check_overlapping_write(backend, data, index) -> None:
                        "tensor refers to a single memory location (it is an expand() view, "
                        "or a view of one). Please clone() the tensor before performing the "
                        "operation.")
+
+
+def _refuse_partial_overlap(backend, data, inputs) -> None:
+    """PyTorch's error for an operand (a Tensor; numbers are skipped) that partly overlaps
+    the written memory ``data``.
+
+    Asked of the backend only for an operand viewing the same memory block: the usual
+    write (a parameter and its gradient, two arrays each owning its memory) costs one
+    identity comparison per operand. A view's ``.base`` is the array owning its memory
+    (NumPy and CuPy make it so), or None for that owner itself.
+    """
+    root = data.base
+    if root is None:
+        root = data
+    for other in inputs:
+        if other.__class__ is not Tensor and not isinstance(other, Tensor):
+            continue  # a number
+        other = other._data
+        other_root = other.base
+        if (other_root is root or other is root) and backend.partially_overlaps(data, other):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                               "the written-to tensor refer to a single memory location. "
+                               "Please clone() the tensor before performing the operation.")
 
 
 def _overlapping_write_deprecated(op: str) -> str:

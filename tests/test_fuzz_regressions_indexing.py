@@ -174,3 +174,91 @@ def test_copy_takes_a_number(torch_ref, device, number, dtype):
     tx.copy_(number)
     assert mx.dtype == getattr(mt, dtype) and mx.device == tensor_device(device)
     np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
+
+
+_PARTIAL_OVERLAP = "some elements of the input tensor and the written-to tensor refer to a single"
+_OVERLAPPING_WRITES = {
+    "add_transpose": lambda T, x, d: x.add_(x.t()),
+    "add_alpha": lambda T, x, d: x.add_(x.t(), alpha=2),
+    "add_row_broadcast": lambda T, x, d: x.add_(x[0]),
+    "shifted_rows": lambda T, x, d: x[1:].add_(x[:2]),
+    "transpose_written": lambda T, x, d: x.t().add_(x),
+    "shifted_flat": lambda T, x, d: x.view(-1)[:4].sub_(x.view(-1)[1:5]),
+    "mul": lambda T, x, d: x.mul_(x.t()),
+    "div": lambda T, x, d: x.div_(x.t()),
+    "divide_floor": lambda T, x, d: x.divide_(x.t(), rounding_mode="floor"),
+    "pow": lambda T, x, d: x.pow_(x.t()),
+    "remainder": lambda T, x, d: x.remainder_(x.t()),
+    "atan2": lambda T, x, d: x.atan2_(x.t()),
+    "copy": lambda T, x, d: x.copy_(x.t()),
+    "eq": lambda T, x, d: x.eq_(x.t()),
+    "greater": lambda T, x, d: x.greater_(x.t()),
+    "logical_and": lambda T, x, d: x.logical_and_(x.t()),
+    "bitwise_and": lambda T, x, d: (lambda y: y.bitwise_and_(y.t()))(x.long()),
+    "lerp": lambda T, x, d: x.lerp_(x.t(), 0.5),
+    "addcmul": lambda T, x, d: x.addcmul_(x.t(), x),
+    "clamp": lambda T, x, d: x.clamp_(min=x.t()),
+    "out_add": lambda T, x, d: T.add(x, 1, out=x.t()),
+    "out_maximum": lambda T, x, d: T.maximum(x, x.t(), out=x),
+    "out_where": lambda T, x, d: T.where(x > 2, x, x.t(), out=x),
+    "out_cat": lambda T, x, d: T.cat([x[:1], x[1:2], x[2:]], out=x.t()),
+    "setitem_rows": lambda T, x, d: x.__setitem__(slice(1, None), x[:2]),
+    "setitem_all": lambda T, x, d: x.__setitem__(Ellipsis, x.t()),
+    "setitem_index_put": lambda T, x, d: x.__setitem__(T.tensor([0, 1], device=d), x[1:]),
+    "index_copy": lambda T, x, d: x.index_copy_(0, T.tensor([0, 1, 2], device=d), x.t()),
+}
+_ALLOWED_WRITES = {
+    "same_tensor": lambda T, x, d: x.add_(x),
+    "same_elements_view": lambda T, x, d: x.add_(x.view(9).view(3, 3)),
+    "out_is_input": lambda T, x, d: T.add(x, 1, out=x),
+    "disjoint_rows": lambda T, x, d: x[0].add_(x[1]),
+    "column": lambda T, x, d: x[:, 0].add_(x[:, 1]),
+    "setitem_disjoint": lambda T, x, d: x.__setitem__(0, x[1]),
+    "fill_from_element": lambda T, x, d: x.fill_(x[0, 0]),
+    "empty": lambda T, x, d: x[:0].add_(x[:0]),
+}
+# Allowed too, but PyTorch's values then depend on the order it writes in (it reads
+# elements it has already overwritten): only the absence of an error is compared.
+_ALLOWED_ALIASING_WRITES = {
+    "not_dense": lambda T, x, d: x.mul_(x.t()[0]),  # PyTorch's "too hard": not refused
+    "out_matmul": lambda T, x, d: T.matmul(x, x, out=x.t()),
+    "out_sum": lambda T, x, d: T.sum(x, 0, out=x[0]),
+    "addmm": lambda T, x, d: x.addmm_(x.t(), x),
+}
+
+
+@pytest.mark.parametrize("write", list(_OVERLAPPING_WRITES.values()), ids=list(_OVERLAPPING_WRITES))
+def test_partially_overlapping_write_raises(torch_ref, device, write):
+    """An operand partly overlapping the written memory (``x.add_(x.t())``) raises
+    PyTorch's error; it was computed out of place and written."""
+    tx, mx = torch_ref.arange(9.0).reshape(3, 3), mt.arange(9.0, device=device).reshape(3, 3)
+    with pytest.raises(RuntimeError, match=_PARTIAL_OVERLAP):
+        write(torch_ref, tx, "cpu")
+    with pytest.raises(RuntimeError, match=_PARTIAL_OVERLAP):
+        write(mt, mx, device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), np.arange(9.0).reshape(3, 3))
+
+
+@pytest.mark.parametrize("write", list(_ALLOWED_WRITES.values()), ids=list(_ALLOWED_WRITES))
+def test_overlapping_write_allowed(torch_ref, device, write):
+    """The same elements, disjoint ones, non-dense operands and non-elementwise ``out=``
+    are written as PyTorch writes them."""
+    tx, mx = torch_ref.arange(9.0).reshape(3, 3), mt.arange(9.0, device=device).reshape(3, 3)
+    write(torch_ref, tx, "cpu")
+    write(mt, mx, device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
+
+
+def test_overlap_is_not_decided_on_meta():
+    """Meta keeps no offsets, so a partly overlapping write passes there (documented)."""
+    x = mt.empty(3, 3, device="meta")
+    assert x.add_(x.t()) is x
+
+
+@pytest.mark.parametrize("write", list(_ALLOWED_ALIASING_WRITES.values()),
+                         ids=list(_ALLOWED_ALIASING_WRITES))
+def test_aliasing_write_allowed(torch_ref, device, write):
+    """Non-dense operands and non-elementwise ``out=`` are not refused (as in PyTorch)."""
+    write(torch_ref, torch_ref.arange(9.0).reshape(3, 3), "cpu")
+    mx = mt.arange(9.0, device=device).reshape(3, 3)
+    assert write(mt, mx, device) is not None
