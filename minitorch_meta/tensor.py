@@ -836,6 +836,8 @@ def _prepare_index(index, tensor):
     if type(index) is int or type(index) is slice:  # the common case, checked cheaply
         return index, index
     items = index if isinstance(index, tuple) else (index,)
+    if isinstance(index, tuple) and sum(i is Ellipsis for i in items) > 1:
+        index = items = _without_ellipses(items, tensor._data.ndim)
     if not any(isinstance(i, (Tensor, list)) for i in items):
         return index, index
     import numpy as np
@@ -878,6 +880,31 @@ def _prepare_index(index, tensor):
     if isinstance(index, tuple):
         return tuple(real), tuple(stand_in)
     return real[0], stand_in[0]
+
+
+def _without_ellipses(items: tuple, ndim: int) -> tuple:
+    """PyTorch's reading of an index with several Ellipses (``x[..., 0, ...]``): each stands
+    for the dims no other item takes (``ndim`` minus those the items index), so a later one
+    steps past the last dim, where a full slice does nothing; here every Ellipsis becomes
+    that many full slices and the full slices beyond the last dim are dropped (anything
+    else beyond it stays, and raises as too many indices)."""
+    def indexed(item) -> int:
+        if item is None or item is Ellipsis or type(item) is bool:
+            return 0
+        if isinstance(item, Tensor) and item._dtype is dtypes.bool_:
+            return item._data.ndim
+        return 1
+
+    spread = max(ndim - sum(indexed(i) for i in items), 0)
+    full = slice(None)
+    expanded = []
+    for item in items:
+        expanded.extend([full] * spread if item is Ellipsis else [item])
+    excess = sum(indexed(i) for i in expanded) - ndim
+    while excess > 0 and expanded and isinstance(expanded[-1], slice) and expanded[-1] == full:
+        expanded.pop()
+        excess -= 1
+    return tuple(expanded)
 
 
 def _require_index_put_dtype(tensor: Tensor, value: Tensor, index) -> None:

@@ -262,3 +262,33 @@ def test_aliasing_write_allowed(torch_ref, device, write):
     write(torch_ref, torch_ref.arange(9.0).reshape(3, 3), "cpu")
     mx = mt.arange(9.0, device=device).reshape(3, 3)
     assert write(mt, mx, device) is not None
+
+
+@pytest.mark.parametrize("index", [
+    lambda T, d: (Ellipsis, 0, Ellipsis),
+    lambda T, d: (Ellipsis, Ellipsis),
+    lambda T, d: (0, Ellipsis, 1, Ellipsis, 2),
+    lambda T, d: (Ellipsis, 0, Ellipsis, slice(None)),
+    lambda T, d: (None, Ellipsis, Ellipsis),
+    lambda T, d: (Ellipsis, None, Ellipsis),
+    lambda T, d: (Ellipsis, T.tensor([0, 1], device=d), Ellipsis),
+    lambda T, d: (Ellipsis, True, Ellipsis),
+], ids=["select_between", "two", "all_dims_given", "slice_after", "none_first", "none_between",
+        "tensor_between", "true_between"])
+def test_getitem_several_ellipses(torch_ref, device, index):
+    """Several Ellipses each stand for the dims no other item takes, as PyTorch reads them
+    (``x[..., 0, ...]`` selects along the last dim); it raised IndexError."""
+    tx, mx, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.stride() == ty.stride()
+    assert my.grad_fn.name() == type(ty.grad_fn).__name__
+    _same_gradient(tx, mx, ty, my, device)
+    assert tuple(mt.empty(2, 3, 4, device="meta")[index(mt, "meta")].shape) == tuple(ty.shape)
+
+
+def test_several_ellipses_beyond_the_last_dim_raise(torch_ref, device):
+    """An item other than a full slice after a second Ellipsis lies beyond the last dim."""
+    with pytest.raises(IndexError):
+        torch_ref.zeros(2, 3, 4)[..., 0, ..., None]
+    with pytest.raises(IndexError):
+        mt.zeros(2, 3, 4, device=device)[..., 0, ..., None]
