@@ -698,6 +698,9 @@ class Tensor(TensorMethods):
                     tuple(sorted(range(len(axes)), key=axes.__getitem__)))
         else:
             source = None
+        if 0 in target and not is_basic_index(stand_in):  # no index value is read (getitem)
+            self._counter().value += 1
+            return
         self._store(real, value, inputs=() if source is None else (source,))
         self._carry_tangent(source, index)
 

@@ -292,3 +292,29 @@ def test_several_ellipses_beyond_the_last_dim_raise(torch_ref, device):
         torch_ref.zeros(2, 3, 4)[..., 0, ..., None]
     with pytest.raises(IndexError):
         mt.zeros(2, 3, 4, device=device)[..., 0, ..., None]
+
+
+@pytest.mark.parametrize("shape,index", [
+    ((1, 3, 4, 0), lambda T, d: (None, [[1]], [0, -2])),
+    ((1, 3, 4, 0), lambda T, d: ([[1]], T.tensor([0, 7], device=d))),
+    ((3, 0), lambda T, d: [5]),
+], ids=["none_lists", "tensor", "list"])
+def test_empty_selection_reads_no_index_value(torch_ref, device, shape, index):
+    """A selection of no elements does not check its index values (PyTorch reads them only
+    per element); it raised IndexError. Reading, the gradient, and writing."""
+    data = np.zeros(shape)
+    tx, mx, ty, my = _both(torch_ref, device, index, data)
+    _same_result(ty, my, device)
+    assert my.stride() == ty.stride()
+    _same_gradient(tx, mx, ty, my, device)
+    assert tuple(mt.empty(shape, device="meta")[index(mt, "meta")].shape) == tuple(ty.shape)
+    mb = mt.zeros(shape, device=device)
+    mb[index(mt, device)] = 1.0
+    assert mb._version == 1 and tuple(mb.shape) == shape
+
+
+def test_selection_with_elements_still_checks_indices(torch_ref, device):
+    with pytest.raises(IndexError):
+        torch_ref.zeros(0, 3)[[5]]
+    with pytest.raises(IndexError):
+        mt.zeros(0, 3, device=device)[[5]]

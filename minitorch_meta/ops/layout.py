@@ -275,9 +275,15 @@ class GetItem(Function):
             self.axes = shapes.torch_index_axes(self.shape_index, x._data.ndim, len(shape))
             if self.axes is not None:
                 shape = tuple(shape[a] for a in self.axes)
+            # no element is read, so index values out of range are not looked at (PyTorch)
+            self.empty_result = (shape, x._dtype) if 0 in shape else None
         return shape, x._dtype
 
+    empty_result = None  # (shape, dtype) of a result with no elements
+
     def forward(self, backend, x):
+        if self.empty_result is not None:
+            return backend.empty(*self.empty_result)
         out = backend.getitem(x, self.index)
         if self.is_view:
             return out
@@ -299,6 +305,8 @@ class GetItem(Function):
         # Not written out as a full array here: the engine adds it in place at the index
         # (``IndexedGradient``), so the n slices of an unbind cost n slices, not n inputs.
         shape, dtype = self.input_specs[0]
+        if self.empty_result is not None:
+            return (backend.full(tuple(shape), 0, dtype),)
         if self.axes is not None:
             gy = backend.transpose(gy, self._numpy_axes())
         return (IndexedGradient(self.index, gy, tuple(shape), dtype),)
