@@ -318,3 +318,24 @@ def test_selection_with_elements_still_checks_indices(torch_ref, device):
         torch_ref.zeros(0, 3)[[5]]
     with pytest.raises(IndexError):
         mt.zeros(0, 3, device=device)[[5]]
+
+
+@pytest.mark.parametrize("index,name", [
+    (lambda T: (-1, slice(None, 3)), "SelectBackward0"),
+    (lambda T: (-1, slice(0, 2)), "SelectBackward0"),
+    (lambda T: (-1, slice(-5, 5)), "SliceBackward0"),  # a start other than 0 as written
+    (lambda T: (slice(0, 3), slice(0, 2)), "AliasBackward0"),
+    (lambda T: (None, slice(0, 3)), "UnsqueezeBackward0"),
+    (lambda T: (slice(None, 9), 1), "SelectBackward0"),
+    (lambda T: (Ellipsis, slice(0, 2)), "AliasBackward0"),
+    (lambda T: (slice(0, 3),), "AliasBackward0"),
+], ids=["select_slice_past_end", "select_exact_slice", "negative_start", "two_full",
+        "none_full", "slice_select", "ellipsis_full", "one_item_tuple"])
+def test_getitem_names_skip_slices_covering_the_dim(torch_ref, device, index, name):
+    """A slice of a tuple index that covers its whole dim from 0 is skipped by PyTorch, so
+    ``x[-1, :3]`` on a dim of size 2 is ``SelectBackward0`` (it said SliceBackward0)."""
+    data = np.arange(6.0).reshape(3, 2)
+    ty = torch_ref.tensor(data, requires_grad=True)[index(torch_ref)]
+    my = mt.tensor(data, requires_grad=True, device=device)[index(mt)]
+    assert type(ty.grad_fn).__name__ == name
+    assert my.grad_fn.name() == name

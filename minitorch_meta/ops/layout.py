@@ -257,11 +257,12 @@ class GetItem(Function):
             return "IndexBackward0"
         if not isinstance(self.shape_index, tuple) and isinstance(self.shape_index, slice):
             return "SliceBackward0"
-        for item in reversed(items):
+        sizes = _item_sizes(items, self.input_specs[0][0])
+        for item, size in zip(reversed(items), reversed(sizes)):
             if item is None:
                 return "UnsqueezeBackward0"
             if isinstance(item, slice):
-                if item != slice(None) and item != slice(None, None, 1):
+                if not _covers_dim(item, size):
                     return "SliceBackward0"
             elif item is not Ellipsis:
                 return "SelectBackward0"
@@ -317,6 +318,29 @@ class GetItem(Function):
             grad = grad.permute(self._numpy_axes())
         return (IndexedZeros(self.index, self.shape_index, tuple(shape), dtype,
                              self.name())(grad),)
+
+
+def _item_sizes(items: tuple, shape: tuple) -> list:
+    """The size of the dim each item of a basic index applies to (None for None and
+    Ellipsis)."""
+    sizes, dim = [], 0
+    for item in items:
+        if item is Ellipsis:
+            dim += len(shape) - sum(i is not None and i is not Ellipsis for i in items)
+            sizes.append(None)
+        elif item is None:
+            sizes.append(None)
+        else:
+            sizes.append(shape[dim] if dim < len(shape) else None)
+            dim += 1
+    return sizes
+
+
+def _covers_dim(item: slice, size) -> bool:
+    """Whether PyTorch skips the slice as a no-op: it starts at 0 (as written), reaches the
+    end of the dim (``x[-1, :3]`` on a dim of 2 is a select alone) and steps by 1."""
+    return (item.start is None or item.start == 0) and item.step in (None, 1) and (
+        item.stop is None or (size is not None and item.stop >= size))
 
 
 class IndexedZeros(Function):
