@@ -257,7 +257,9 @@ class GetItem(Function):
             return "IndexBackward0"
         if not isinstance(self.shape_index, tuple) and isinstance(self.shape_index, slice):
             return "SliceBackward0"
-        sizes = _item_sizes(items, self.input_specs[0][0])
+        # the input's shape, unless asked before the op ran (the profiler names it first)
+        specs = getattr(self, "input_specs", None)
+        sizes = _item_sizes(items, specs[0][0]) if specs else [None] * len(items)
         for item, size in zip(reversed(items), reversed(sizes)):
             if item is None:
                 return "UnsqueezeBackward0"
