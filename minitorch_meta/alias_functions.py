@@ -69,7 +69,8 @@ def multiply_(self, other):
 def divide_(self, other, *, rounding_mode: str | None = None):
     if rounding_mode is None:
         return self.div_(other)
-    return self._inplace("divide_", lambda t: divide(t, other, rounding_mode=rounding_mode))
+    return self._inplace("divide_", lambda t: divide(t, other, rounding_mode=rounding_mode),
+                         inputs=(other,))
 
 
 def true_divide_(self, other):
@@ -83,7 +84,7 @@ def subtract_(self, other, *, alpha: Number = 1):
 def _comparison_in_place(function, name: str):
     """``x.greater_(y)``: the comparison's result, as 0/1 in ``x``'s dtype, written into x."""
     def method(self, other):
-        return self._inplace(name, lambda t: function(t, other).to(t.dtype))
+        return self._inplace(name, lambda t: function(t, other).to(t.dtype), inputs=(other,))
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place ``{name[:-1]}``: 1 where it holds, else 0, in this dtype."
     return method

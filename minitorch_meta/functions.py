@@ -115,6 +115,14 @@ def scaled_by_alpha(op: str, input, scaled, alpha):
         _check_int_alpha(op, input, scaled, alpha)
     if getattr(input, "dtype", None) is dtypes.bool_ is getattr(scaled, "dtype", None):
         return scaled * bool(alpha)  # bool arithmetic, as PyTorch: alpha counts as a bool
+    if getattr(scaled, "dtype", None) is dtypes.bool_:
+        if op.startswith(("sub", "rsub")):
+            return scaled  # left bool for the subtraction to refuse, as PyTorch does
+        # bool * int would be int64 and widen the result; PyTorch keeps the dtype of
+        # ``input`` and ``scaled`` (int8 + bool, alpha=2: int8)
+        from .promotion import result_type
+
+        scaled = scaled.to(result_type(input, scaled))
     return scaled * alpha
 
 

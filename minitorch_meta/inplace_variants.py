@@ -38,7 +38,8 @@ _FUNCTIONS = {
     "tril_": F.tril, "triu_": F.triu,
     "igamma_": IG.igamma, "igammac_": IG.igammac,
 }
-IN_PLACE = {name: _in_place(function, name) for name, function in _FUNCTIONS.items()}
+IN_PLACE = {name: _in_place(function, name, elementwise=name != "addmm_")
+            for name, function in _FUNCTIONS.items()}
 IN_PLACE.update({name: _comparison_in_place(function, name) for name, function in (
     ("eq_", F.eq), ("ne_", F.ne), ("lt_", F.lt), ("le_", F.le), ("gt_", F.gt),
     ("ge_", F.ge))})

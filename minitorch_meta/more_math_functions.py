@@ -134,12 +134,14 @@ digamma = _unary(special_math.Digamma, "digamma", "``psi(x)``, the derivative of
 
 
 # -- in-place Tensor methods ----------------------------------------------------------------
-def _in_place(function, name: str):
+def _in_place(function, name: str, elementwise: bool = True):
     """The Tensor method ``name`` (``tan_``): ``function``'s result written into the tensor,
     under the rules of ``add_`` (refused inside a graph, and for an integer tensor whose
-    result is floating-point)."""
+    result is floating-point). An ``elementwise`` one refuses an operand partly overlapping
+    the tensor, as PyTorch's elementwise ops (``addmm_`` does not)."""
     def method(self, *args, **kwargs):
-        return self._inplace(name, lambda t: function(t, *args, **kwargs))
+        inputs = (*args, *kwargs.values()) if elementwise else ()
+        return self._inplace(name, lambda t: function(t, *args, **kwargs), inputs=inputs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place ``{name[:-1]}``."
     return method

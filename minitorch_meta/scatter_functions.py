@@ -94,12 +94,14 @@ def scatter_add_(self, dim: int, index, src):
 
 def index_add_(self, dim: int, index, source, *, alpha: Number = 1):
     """In-place ``index_add``."""
-    return _in_place(self, "index_add_", source, index_add, dim, index, source, alpha=alpha)
+    return _in_place(self, "index_add_", source, index_add, dim, index, source, alpha=alpha,
+                     inputs=(source,))
 
 
 def index_copy_(self, dim: int, index, source):
     """In-place ``index_copy``."""
-    return _in_place(self, "index_copy_", source, index_copy, dim, index, source)
+    return _in_place(self, "index_copy_", source, index_copy, dim, index, source,
+                     inputs=(source,))
 
 
 def index_fill_(self, dim: int, index, value):
@@ -109,15 +111,17 @@ def index_fill_(self, dim: int, index, value):
                      positions=lambda: index_fill(unwritten(self), dim, index, True))
 
 
-def _in_place(self, op: str, written, function, *args, positions=None, **keywords):
+def _in_place(self, op: str, written, function, *args, positions=None, inputs=(),
+              **keywords):
     """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules;
-    ``positions`` as for ``Tensor._write``."""
+    ``positions`` and ``inputs`` (refused when partly overlapping) as for
+    ``Tensor._write``."""
     self._check_inplace(op)
     if getattr(written, "requires_grad", False) and is_grad_enabled():
         raise RuntimeError(f"{op}: a tensor that requires grad cannot be written in place "
                            "(in-place ops are not differentiated in minitorch_meta); use the "
                            f"out-of-place {op[:-1]}, or detach it")
-    return self._write(op, function(self, *args, **keywords), positions)
+    return self._write(op, function(self, *args, **keywords), positions, inputs)
 
 
 def unwritten(tensor):

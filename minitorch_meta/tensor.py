@@ -102,9 +102,14 @@ class Tensor(TensorMethods):
         """How many in-place writes this storage has had (PyTorch's ``_version``)."""
         return 0 if self._version_counter is None else self._version_counter.value
 
-    def _store(self, index, value, same_value_everywhere: bool = False) -> None:
+    def _store(self, index, value, same_value_everywhere: bool = False, inputs=()) -> None:
         """Write ``value`` into ``self[index]``: every in-place write goes through here, so
         that each one bumps the version counter.
+
+        ``inputs``, the operands of an elementwise op writing into this tensor (``add_``'s
+        other, ``copy_``'s source, an ``out=`` call's inputs), are refused when one partly
+        overlaps this tensor's memory (``x.add_(x.t())``), as PyTorch refuses them; the
+        same elements (``x.add_(x)``) are fine.
 
         A write into an ``expand`` view, where several elements share one memory
         location, is refused as PyTorch refuses it, unless ``same_value_everywhere``
@@ -116,6 +121,12 @@ class Tensor(TensorMethods):
         data = self._data = _storage(self._data, backend)  # _data may have been rebound
         if not same_value_everywhere and backend.has_internal_overlap(data):
             _check_overlapping_write(backend, data, index)
+        if inputs and backend.stores_data:  # meta keeps no offsets: not decided there
+            # a plain selection is compared alone (``x[0] = x[1]`` is fine); an index with
+            # tensors is PyTorch's ``index_put_``, which compares all of this tensor
+            written = data if index is Ellipsis or not is_basic_index(index) \
+                else backend.getitem(data, index)
+            _refuse_partial_overlap(backend, written, inputs)
         backend.setitem(data, index, value)
         self._counter().value += 1
         if _op_observers and (level := _dual_level()) is not None:
@@ -523,8 +534,9 @@ class Tensor(TensorMethods):
                                "autograd graph are not supported by minitorch_meta; use the "
                                "out-of-place form (x = x + y)")
 
-    def _write(self, op: str, result: Tensor, positions=None) -> Tensor:
+    def _write(self, op: str, result: Tensor, positions=None, inputs=()) -> Tensor:
         """Store ``result`` into this tensor's memory (shape and dtype must fit).
+        ``inputs``: the operands PyTorch checks for a partial overlap (``_store``).
 
         ``positions``, for the ops PyTorch lets write into an ``expand`` view with a
         deprecation warning (``masked_fill_``, ``index_fill_``, ``index_put_``), makes the
@@ -555,7 +567,7 @@ class Tensor(TensorMethods):
             if _op_observers and (level := _dual_level()) is not None:
                 level.written(self)  # a partial write into shared locations: not followed
             return self
-        self._store(Ellipsis, result._data)
+        self._store(Ellipsis, result._data, inputs=inputs)
         self._carry_tangent(result)
         return self
 
@@ -566,16 +578,19 @@ class Tensor(TensorMethods):
         if _op_observers and (level := _dual_level()) is not None:
             level.carry(self, source, index)
 
-    def _inplace(self, op: str, function, *args) -> Tensor:
-        """``self = function(self, *args)`` written into this tensor's memory."""
+    def _inplace(self, op: str, function, *args, inputs=None) -> Tensor:
+        """``self = function(self, *args)`` written into this tensor's memory; ``inputs``
+        (``args`` unless given) are the operands checked for a partial overlap."""
         self._check_inplace(op)
-        return self._write(op, function(self, *args))
+        return self._write(op, function(self, *args), inputs=args if inputs is None else inputs)
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha))
+        return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha),
+                             inputs=(other,))
 
     def sub_(self, other, alpha: Number = 1) -> Tensor:
-        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha))
+        return self._inplace("sub_", _sub, _scaled_by_alpha("sub_", self, other, alpha),
+                             inputs=(other,))
 
     def mul_(self, other) -> Tensor:
         return self._inplace("mul_", _mul, other)
@@ -615,7 +630,7 @@ class Tensor(TensorMethods):
         if not self._backend.stores_data:
             return self
         moved = source.to(self.device, self._dtype)
-        self._store(Ellipsis, moved._data)
+        self._store(Ellipsis, moved._data, inputs=(source,))
         self._carry_tangent(moved)
         return self
 
@@ -689,7 +704,10 @@ class Tensor(TensorMethods):
                     tuple(sorted(range(len(axes)), key=axes.__getitem__)))
         else:
             source = None
-        self._store(real, value)
+        if 0 in target and not is_basic_index(stand_in):  # no index value is read (getitem)
+            self._counter().value += 1
+            return
+        self._store(real, value, inputs=() if source is None else (source,))
         self._carry_tangent(source, index)
 
 
@@ -730,6 +748,29 @@ def _check_overlapping_write(backend, data, index) -> None:
                        "tensor refers to a single memory location (it is an expand() view, "
                        "or a view of one). Please clone() the tensor before performing the "
                        "operation.")
+
+
+def _refuse_partial_overlap(backend, data, inputs) -> None:
+    """PyTorch's error for an operand (a Tensor; numbers are skipped) that partly overlaps
+    the written memory ``data``.
+
+    Asked of the backend only for an operand viewing the same memory block: the usual
+    write (a parameter and its gradient, two arrays each owning its memory) costs one
+    identity comparison per operand. A view's ``.base`` is the array owning its memory
+    (NumPy and CuPy make it so), or None for that owner itself.
+    """
+    root = data.base
+    if root is None:
+        root = data
+    for other in inputs:
+        if other.__class__ is not Tensor and not isinstance(other, Tensor):
+            continue  # a number
+        other = other._data
+        other_root = other.base
+        if (other_root is root or other is root) and backend.partially_overlaps(data, other):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and "
+                               "the written-to tensor refer to a single memory location. "
+                               "Please clone() the tensor before performing the operation.")
 
 
 def _overlapping_write_deprecated(op: str) -> str:
@@ -804,6 +845,8 @@ def _prepare_index(index, tensor):
     if type(index) is int or type(index) is slice:  # the common case, checked cheaply
         return index, index
     items = index if isinstance(index, tuple) else (index,)
+    if isinstance(index, tuple) and sum(i is Ellipsis for i in items) > 1:
+        index = items = _without_ellipses(items, tensor._data.ndim)
     if not any(isinstance(i, (Tensor, list)) for i in items):
         return index, index
     import numpy as np
@@ -847,6 +890,31 @@ def _prepare_index(index, tensor):
     if isinstance(index, tuple):
         return tuple(real), tuple(stand_in)
     return real[0], stand_in[0]
+
+
+def _without_ellipses(items: tuple, ndim: int) -> tuple:
+    """PyTorch's reading of an index with several Ellipses (``x[..., 0, ...]``): each stands
+    for the dims no other item takes (``ndim`` minus those the items index), so a later one
+    steps past the last dim, where a full slice does nothing; here every Ellipsis becomes
+    that many full slices and the full slices beyond the last dim are dropped (anything
+    else beyond it stays, and raises as too many indices)."""
+    def indexed(item) -> int:
+        if item is None or item is Ellipsis or type(item) is bool:
+            return 0
+        if isinstance(item, Tensor) and item._dtype is dtypes.bool_:
+            return item._data.ndim
+        return 1
+
+    spread = max(ndim - sum(indexed(i) for i in items), 0)
+    full = slice(None)
+    expanded = []
+    for item in items:
+        expanded.extend([full] * spread if item is Ellipsis else [item])
+    excess = sum(indexed(i) for i in expanded) - ndim
+    while excess > 0 and expanded and isinstance(expanded[-1], slice) and expanded[-1] == full:
+        expanded.pop()
+        excess -= 1
+    return tuple(expanded)
 
 
 def _require_index_put_dtype(tensor: Tensor, value: Tensor, index) -> None:

@@ -193,7 +193,7 @@ class TensorMethods:
         self._check_inplace(op)  # first, as in PyTorch: before the bounds are looked at
         # ``_write`` refuses a result of a higher kind: float into int, and int into bool (a
         # bool tensor clamped by numbers becomes int64), as PyTorch
-        return self._write(op, function(self, *bounds))
+        return self._write(op, function(self, *bounds), inputs=bounds)
 
     # reductions
     sum, mean, var, std = F.sum, F.mean, F.var, F.std

@@ -174,3 +174,168 @@ def test_copy_takes_a_number(torch_ref, device, number, dtype):
     tx.copy_(number)
     assert mx.dtype == getattr(mt, dtype) and mx.device == tensor_device(device)
     np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
+
+
+_PARTIAL_OVERLAP = "some elements of the input tensor and the written-to tensor refer to a single"
+_OVERLAPPING_WRITES = {
+    "add_transpose": lambda T, x, d: x.add_(x.t()),
+    "add_alpha": lambda T, x, d: x.add_(x.t(), alpha=2),
+    "add_row_broadcast": lambda T, x, d: x.add_(x[0]),
+    "shifted_rows": lambda T, x, d: x[1:].add_(x[:2]),
+    "transpose_written": lambda T, x, d: x.t().add_(x),
+    "shifted_flat": lambda T, x, d: x.view(-1)[:4].sub_(x.view(-1)[1:5]),
+    "mul": lambda T, x, d: x.mul_(x.t()),
+    "div": lambda T, x, d: x.div_(x.t()),
+    "divide_floor": lambda T, x, d: x.divide_(x.t(), rounding_mode="floor"),
+    "pow": lambda T, x, d: x.pow_(x.t()),
+    "remainder": lambda T, x, d: x.remainder_(x.t()),
+    "atan2": lambda T, x, d: x.atan2_(x.t()),
+    "copy": lambda T, x, d: x.copy_(x.t()),
+    "eq": lambda T, x, d: x.eq_(x.t()),
+    "greater": lambda T, x, d: x.greater_(x.t()),
+    "logical_and": lambda T, x, d: x.logical_and_(x.t()),
+    "bitwise_and": lambda T, x, d: (lambda y: y.bitwise_and_(y.t()))(x.long()),
+    "lerp": lambda T, x, d: x.lerp_(x.t(), 0.5),
+    "addcmul": lambda T, x, d: x.addcmul_(x.t(), x),
+    "clamp": lambda T, x, d: x.clamp_(min=x.t()),
+    "out_add": lambda T, x, d: T.add(x, 1, out=x.t()),
+    "out_maximum": lambda T, x, d: T.maximum(x, x.t(), out=x),
+    "out_where": lambda T, x, d: T.where(x > 2, x, x.t(), out=x),
+    "out_cat": lambda T, x, d: T.cat([x[:1], x[1:2], x[2:]], out=x.t()),
+    "setitem_rows": lambda T, x, d: x.__setitem__(slice(1, None), x[:2]),
+    "setitem_all": lambda T, x, d: x.__setitem__(Ellipsis, x.t()),
+    "setitem_index_put": lambda T, x, d: x.__setitem__(T.tensor([0, 1], device=d), x[1:]),
+    "index_copy": lambda T, x, d: x.index_copy_(0, T.tensor([0, 1, 2], device=d), x.t()),
+}
+_ALLOWED_WRITES = {
+    "same_tensor": lambda T, x, d: x.add_(x),
+    "same_elements_view": lambda T, x, d: x.add_(x.view(9).view(3, 3)),
+    "out_is_input": lambda T, x, d: T.add(x, 1, out=x),
+    "disjoint_rows": lambda T, x, d: x[0].add_(x[1]),
+    "column": lambda T, x, d: x[:, 0].add_(x[:, 1]),
+    "setitem_disjoint": lambda T, x, d: x.__setitem__(0, x[1]),
+    "fill_from_element": lambda T, x, d: x.fill_(x[0, 0]),
+    "empty": lambda T, x, d: x[:0].add_(x[:0]),
+}
+# Allowed too, but PyTorch's values then depend on the order it writes in (it reads
+# elements it has already overwritten): only the absence of an error is compared.
+_ALLOWED_ALIASING_WRITES = {
+    "not_dense": lambda T, x, d: x.mul_(x.t()[0]),  # PyTorch's "too hard": not refused
+    "out_matmul": lambda T, x, d: T.matmul(x, x, out=x.t()),
+    "out_sum": lambda T, x, d: T.sum(x, 0, out=x[0]),
+    "addmm": lambda T, x, d: x.addmm_(x.t(), x),
+}
+
+
+@pytest.mark.parametrize("write", list(_OVERLAPPING_WRITES.values()), ids=list(_OVERLAPPING_WRITES))
+def test_partially_overlapping_write_raises(torch_ref, device, write):
+    """An operand partly overlapping the written memory (``x.add_(x.t())``) raises
+    PyTorch's error; it was computed out of place and written."""
+    tx, mx = torch_ref.arange(9.0).reshape(3, 3), mt.arange(9.0, device=device).reshape(3, 3)
+    with pytest.raises(RuntimeError, match=_PARTIAL_OVERLAP):
+        write(torch_ref, tx, "cpu")
+    with pytest.raises(RuntimeError, match=_PARTIAL_OVERLAP):
+        write(mt, mx, device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), np.arange(9.0).reshape(3, 3))
+
+
+@pytest.mark.parametrize("write", list(_ALLOWED_WRITES.values()), ids=list(_ALLOWED_WRITES))
+def test_overlapping_write_allowed(torch_ref, device, write):
+    """The same elements, disjoint ones, non-dense operands and non-elementwise ``out=``
+    are written as PyTorch writes them."""
+    tx, mx = torch_ref.arange(9.0).reshape(3, 3), mt.arange(9.0, device=device).reshape(3, 3)
+    write(torch_ref, tx, "cpu")
+    write(mt, mx, device)
+    np.testing.assert_array_equal(mx.cpu().numpy(), tx.numpy())
+
+
+def test_overlap_is_not_decided_on_meta():
+    """Meta keeps no offsets, so a partly overlapping write passes there (documented)."""
+    x = mt.empty(3, 3, device="meta")
+    assert x.add_(x.t()) is x
+
+
+@pytest.mark.parametrize("write", list(_ALLOWED_ALIASING_WRITES.values()),
+                         ids=list(_ALLOWED_ALIASING_WRITES))
+def test_aliasing_write_allowed(torch_ref, device, write):
+    """Non-dense operands and non-elementwise ``out=`` are not refused (as in PyTorch)."""
+    write(torch_ref, torch_ref.arange(9.0).reshape(3, 3), "cpu")
+    mx = mt.arange(9.0, device=device).reshape(3, 3)
+    assert write(mt, mx, device) is not None
+
+
+@pytest.mark.parametrize("index", [
+    lambda T, d: (Ellipsis, 0, Ellipsis),
+    lambda T, d: (Ellipsis, Ellipsis),
+    lambda T, d: (0, Ellipsis, 1, Ellipsis, 2),
+    lambda T, d: (Ellipsis, 0, Ellipsis, slice(None)),
+    lambda T, d: (None, Ellipsis, Ellipsis),
+    lambda T, d: (Ellipsis, None, Ellipsis),
+    lambda T, d: (Ellipsis, T.tensor([0, 1], device=d), Ellipsis),
+    lambda T, d: (Ellipsis, True, Ellipsis),
+], ids=["select_between", "two", "all_dims_given", "slice_after", "none_first", "none_between",
+        "tensor_between", "true_between"])
+def test_getitem_several_ellipses(torch_ref, device, index):
+    """Several Ellipses each stand for the dims no other item takes, as PyTorch reads them
+    (``x[..., 0, ...]`` selects along the last dim); it raised IndexError."""
+    tx, mx, ty, my = _both(torch_ref, device, index)
+    _same_result(ty, my, device)
+    assert my.stride() == ty.stride()
+    assert my.grad_fn.name() == type(ty.grad_fn).__name__
+    _same_gradient(tx, mx, ty, my, device)
+    assert tuple(mt.empty(2, 3, 4, device="meta")[index(mt, "meta")].shape) == tuple(ty.shape)
+
+
+def test_several_ellipses_beyond_the_last_dim_raise(torch_ref, device):
+    """An item other than a full slice after a second Ellipsis lies beyond the last dim."""
+    with pytest.raises(IndexError):
+        torch_ref.zeros(2, 3, 4)[..., 0, ..., None]
+    with pytest.raises(IndexError):
+        mt.zeros(2, 3, 4, device=device)[..., 0, ..., None]
+
+
+@pytest.mark.parametrize("shape,index", [
+    ((1, 3, 4, 0), lambda T, d: (None, [[1]], [0, -2])),
+    ((1, 3, 4, 0), lambda T, d: ([[1]], T.tensor([0, 7], device=d))),
+    ((3, 0), lambda T, d: [5]),
+], ids=["none_lists", "tensor", "list"])
+def test_empty_selection_reads_no_index_value(torch_ref, device, shape, index):
+    """A selection of no elements does not check its index values (PyTorch reads them only
+    per element); it raised IndexError. Reading, the gradient, and writing."""
+    data = np.zeros(shape)
+    tx, mx, ty, my = _both(torch_ref, device, index, data)
+    _same_result(ty, my, device)
+    assert my.stride() == ty.stride()
+    _same_gradient(tx, mx, ty, my, device)
+    assert tuple(mt.empty(shape, device="meta")[index(mt, "meta")].shape) == tuple(ty.shape)
+    mb = mt.zeros(shape, device=device)
+    mb[index(mt, device)] = 1.0
+    assert mb._version == 1 and tuple(mb.shape) == shape
+
+
+def test_selection_with_elements_still_checks_indices(torch_ref, device):
+    with pytest.raises(IndexError):
+        torch_ref.zeros(0, 3)[[5]]
+    with pytest.raises(IndexError):
+        mt.zeros(0, 3, device=device)[[5]]
+
+
+@pytest.mark.parametrize("index,name", [
+    (lambda T: (-1, slice(None, 3)), "SelectBackward0"),
+    (lambda T: (-1, slice(0, 2)), "SelectBackward0"),
+    (lambda T: (-1, slice(-5, 5)), "SliceBackward0"),  # a start other than 0 as written
+    (lambda T: (slice(0, 3), slice(0, 2)), "AliasBackward0"),
+    (lambda T: (None, slice(0, 3)), "UnsqueezeBackward0"),
+    (lambda T: (slice(None, 9), 1), "SelectBackward0"),
+    (lambda T: (Ellipsis, slice(0, 2)), "AliasBackward0"),
+    (lambda T: (slice(0, 3),), "AliasBackward0"),
+], ids=["select_slice_past_end", "select_exact_slice", "negative_start", "two_full",
+        "none_full", "slice_select", "ellipsis_full", "one_item_tuple"])
+def test_getitem_names_skip_slices_covering_the_dim(torch_ref, device, index, name):
+    """A slice of a tuple index that covers its whole dim from 0 is skipped by PyTorch, so
+    ``x[-1, :3]`` on a dim of size 2 is ``SelectBackward0`` (it said SliceBackward0)."""
+    data = np.arange(6.0).reshape(3, 2)
+    ty = torch_ref.tensor(data, requires_grad=True)[index(torch_ref)]
+    my = mt.tensor(data, requires_grad=True, device=device)[index(mt)]
+    assert type(ty.grad_fn).__name__ == name
+    assert my.grad_fn.name() == name

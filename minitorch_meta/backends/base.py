@@ -6,6 +6,9 @@ that every backend array must support (NumPy's and CuPy's do):
 
 - the attributes ``.shape`` (a tuple of ints), ``.ndim``, ``.size`` and ``.dtype`` (a
   ``numpy.dtype``: ops read ``.dtype.kind`` and make typed scalars with ``.dtype.type``);
+- on a backend storing data, ``.base``: the array whose memory a view views, None for the
+  array owning it (compared by identity only, to skip the overlap test of in-place writes
+  between unrelated arrays);
 - ``a += b`` in place, with broadcasting, on a fresh kernel result (addmm adds its bias
   into the GEMM output this way, to save a copy).
 
@@ -159,6 +162,10 @@ layout and indexing
     has_internal_overlap(a)     whether two elements of ``a`` share one memory location (a
                                 stride 0 along a dimension longer than 1: an ``expand``
                                 view); a Python bool (meta: False, no memory)
+    partially_overlaps(a, b)    whether writing ``a`` while reading ``b`` is PyTorch's
+                                refused partial overlap: both dense, their memory ranges
+                                meet, and they are not the same elements with the same
+                                strides (a Python bool; meta: False, no memory)
     getitem(a, index) / setitem(a, index, value)
     real(a) / imag(a)           writable views of a complex ``a``'s real and imaginary
                                 parts (float arrays of ``a``'s shape, sharing its memory)
@@ -389,6 +396,7 @@ class Backend:
     def is_contiguous(self, a): self._missing("is_contiguous")
     def strides(self, a): self._missing("strides")
     def has_internal_overlap(self, a): self._missing("has_internal_overlap")
+    def partially_overlaps(self, a, b): self._missing("partially_overlaps")
     def getitem(self, a, index): self._missing("getitem")
     def real(self, a): self._missing("real")
     def imag(self, a): self._missing("imag")

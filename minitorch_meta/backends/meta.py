@@ -146,6 +146,9 @@ class MetaBackend(Backend):
     def has_internal_overlap(self, a):
         return False  # no memory, so nothing shared (meta's strides are C-ordered ones)
 
+    def partially_overlaps(self, a, b):
+        return False  # meta views keep no offsets, so a partial overlap cannot be told
+
     def data_ptr(self, a):
         return 0  # no memory (PyTorch's meta tensors also say 0)
 

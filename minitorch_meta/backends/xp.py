@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from ..memory_formats import is_non_overlapping_and_dense
 from . import xp_airy, xp_bessel, xp_bessel_jy, xp_bessel_k, xp_normal, xp_special
 from .base import Backend, broadcast_axes, contiguous_strides, is_basic_index
 from .xp_adaptive_max_pooling import AdaptiveMaxPoolingKernels
@@ -402,6 +403,20 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
             return False
         # NumPy 2 also gives empty arrays strides 0: no elements, nothing shared
         return a.size > 0 and any(s == 0 and n > 1 for s, n in zip(strides, a.shape))
+
+    def partially_overlaps(self, a, b):
+        # PyTorch's ``get_overlap_status``: a non-dense operand is "too hard" to decide and
+        # passes; equal ranges with equal strides are the same elements (``x.add_(x)``).
+        if a.size == 0 or b.size == 0:
+            return False
+        if not (is_non_overlapping_and_dense(a.shape, self.strides(a))
+                and is_non_overlapping_and_dense(b.shape, self.strides(b))):
+            return False
+        a_begin, b_begin = self.data_ptr(a), self.data_ptr(b)
+        a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+        if a_begin == b_begin and a_end == b_end:
+            return self.strides(a) != self.strides(b)
+        return a_begin < b_end and b_begin < a_end
 
     def getitem(self, a, index):
         return a[index]

@@ -261,11 +261,14 @@ class GetItem(Function):
             return "IndexBackward0"
         if not isinstance(self.shape_index, tuple) and isinstance(self.shape_index, slice):
             return "SliceBackward0"
-        for item in reversed(items):
+        # the input's shape, unless asked before the op ran (the profiler names it first)
+        specs = getattr(self, "input_specs", None)
+        sizes = _item_sizes(items, specs[0][0]) if specs else [None] * len(items)
+        for item, size in zip(reversed(items), reversed(sizes)):
             if item is None:
                 return "UnsqueezeBackward0"
             if isinstance(item, slice):
-                if item != slice(None) and item != slice(None, None, 1):
+                if not _covers_dim(item, size):
                     return "SliceBackward0"
             elif item is not Ellipsis:
                 return "SelectBackward0"
@@ -279,9 +282,15 @@ class GetItem(Function):
             self.axes = shapes.torch_index_axes(self.shape_index, x._data.ndim, len(shape))
             if self.axes is not None:
                 shape = tuple(shape[a] for a in self.axes)
+            # no element is read, so index values out of range are not looked at (PyTorch)
+            self.empty_result = (shape, x._dtype) if 0 in shape else None
         return shape, x._dtype
 
+    empty_result = None  # (shape, dtype) of a result with no elements
+
     def forward(self, backend, x):
+        if self.empty_result is not None:
+            return backend.empty(*self.empty_result)
         out = backend.getitem(x, self.index)
         if self.is_view:
             return out
@@ -303,6 +312,8 @@ class GetItem(Function):
         # Not written out as a full array here: the engine adds it in place at the index
         # (``IndexedGradient``), so the n slices of an unbind cost n slices, not n inputs.
         shape, dtype = self.input_specs[0]
+        if self.empty_result is not None:
+            return (backend.full(tuple(shape), 0, dtype),)
         if self.axes is not None:
             gy = backend.transpose(gy, self._numpy_axes())
         return (IndexedGradient(self.index, gy, tuple(shape), dtype),)
@@ -313,6 +324,29 @@ class GetItem(Function):
             grad = grad.permute(self._numpy_axes())
         return (IndexedZeros(self.index, self.shape_index, tuple(shape), dtype,
                              self.name())(grad),)
+
+
+def _item_sizes(items: tuple, shape: tuple) -> list:
+    """The size of the dim each item of a basic index applies to (None for None and
+    Ellipsis)."""
+    sizes, dim = [], 0
+    for item in items:
+        if item is Ellipsis:
+            dim += len(shape) - sum(i is not None and i is not Ellipsis for i in items)
+            sizes.append(None)
+        elif item is None:
+            sizes.append(None)
+        else:
+            sizes.append(shape[dim] if dim < len(shape) else None)
+            dim += 1
+    return sizes
+
+
+def _covers_dim(item: slice, size) -> bool:
+    """Whether PyTorch skips the slice as a no-op: it starts at 0 (as written), reaches the
+    end of the dim (``x[-1, :3]`` on a dim of 2 is a select alone) and steps by 1."""
+    return (item.start is None or item.start == 0) and item.step in (None, 1) and (
+        item.stop is None or (size is not None and item.stop >= size))
 
 
 class IndexedZeros(Function):

@@ -221,14 +221,30 @@ def indexing_shape(shape, dtype, index) -> tuple:
     try:
         out = stand_in[index].shape
     except IndexError as error:
-        raise IndexError(f"index {index!r} is out of range for a tensor of shape "
-                         f"{fmt(shape)}: {error}") from None
+        out = _empty_selection_shape(stand_in, index)
+        if out is None:
+            raise IndexError(f"index {index!r} is out of range for a tensor of shape "
+                             f"{fmt(shape)}: {error}") from None
     for item in index if isinstance(index, tuple) else (index,):
         if isinstance(item, slice) and item.step is not None and item.step <= 0:
             # NumPy would reverse; PyTorch refuses (its views cannot have negative strides),
             # after its IndexError for too many indices or a mask of the wrong shape.
             raise ValueError(f"step must be greater than zero, got {item.step} in {index!r}")
     return out
+
+
+def _empty_selection_shape(stand_in, index):
+    """The shape of a selection of no elements whose index arrays hold out-of-range values
+    (PyTorch checks the values only as it reads elements, so ``zeros(3, 0)[[5]]`` is a
+    ``(1, 0)`` tensor), or None when the selection has elements or fails otherwise."""
+    items = index if isinstance(index, tuple) else (index,)
+    safe = tuple(np.zeros(i.shape, np.int64) if isinstance(i, np.ndarray) and i.dtype.kind in "iu"
+                 else i for i in items)
+    try:
+        out = stand_in[safe if isinstance(index, tuple) else safe[0]].shape
+    except IndexError:
+        return None
+    return out if 0 in out else None
 
 
 def _is_advanced(item) -> bool:

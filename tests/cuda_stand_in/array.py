@@ -8,6 +8,8 @@ forward to the stand-in's CuPy functions (CuPy does the same).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .conversion import unwrap, wrap
@@ -29,6 +31,10 @@ _COMPARISONS = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
 # Methods whose index arguments CuPy converts from host data (lists, NumPy arrays).
 _INDEX_METHODS = {"take", "put", "compress", "choose"}
 
+# The live device array around each host array (by the host's id), so that ``a.base`` is
+# the very array object a view was taken of, as CuPy's (code compares bases by identity).
+_WRAPPERS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
 IMPLICIT_CONVERSION = ("Implicit conversion to a NumPy array is not allowed. Please use "
                        "`.get()` to construct a NumPy array explicitly.")
 
@@ -40,7 +46,7 @@ class DeviceArray:
     ``ALLOWED_ATTRIBUTES`` from the installed CuPy).
     """
 
-    __slots__ = ("_host",)
+    __slots__ = ("_host", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
     ALLOWED_ATTRIBUTES: frozenset = frozenset()
@@ -48,6 +54,7 @@ class DeviceArray:
 
     def __init__(self, host: np.ndarray):
         self._host = host
+        _WRAPPERS[id(host)] = self
         POOL._track(_owner(host))  # the memory pool counts what live arrays occupy
 
     # -- what CuPy refuses ------------------------------------------------------------
@@ -95,7 +102,10 @@ class DeviceArray:
     @property
     def base(self):
         base = self._host.base
-        return DeviceArray(base) if isinstance(base, np.ndarray) else None
+        if not isinstance(base, np.ndarray):
+            return None
+        known = _WRAPPERS.get(id(base))
+        return known if known is not None and known._host is base else DeviceArray(base)
 
     def get(self):
         """The data as a NumPy array on the host (CuPy's explicit copy)."""
