@@ -78,6 +78,18 @@ def padded_extent_error(padded, extent, x_shape, w_shape) -> str:
             f"actual input size (input shape {fmt(x_shape)}, weight shape {fmt(w_shape)})")
 
 
+def check_empty_sizes(op: str, x_shape, w_shape) -> None:
+    """PyTorch's CPU kernels' rules for empty sizes: an empty spatial input only in an empty
+    batch or without channels, and a kernel of at least one tap in every dimension."""
+    (N, C), sizes, kernel = x_shape[:2], tuple(x_shape[2:]), tuple(w_shape[2:])
+    if N * C and min(sizes) == 0:
+        raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
+                             f"input shape {fmt(x_shape)}")
+    if min(kernel) == 0:
+        raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
+                             f"shape {fmt(w_shape)}")
+
+
 def check_groups(op: str, groups) -> int:
     """``groups`` as PyTorch takes it: an int (TypeError otherwise) above zero."""
     if not is_int(groups):
@@ -144,12 +156,7 @@ class Conv2d(Function):
                                  f"of weight {fmt(w.shape)}, but has shape {fmt(b.shape)}")
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
-        if N * C and min(sizes) == 0:
-            raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
-                                 f"input shape {fmt(x.shape)}")
-        if min(kernel) == 0:
-            raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
-                                 f"shape {fmt(w.shape)}")
+        check_empty_sizes(op, x.shape, w.shape)
         stride = ntuple(self.stride, dims, "stride")
         dilation = ntuple(self.dilation, dims, "dilation")
         shapes.require_positive(op, stride=stride, dilation=dilation)

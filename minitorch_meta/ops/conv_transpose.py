@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from . import shapes
 from .conv import (
+    check_empty_sizes,
     check_groups,
     lift_to_2d,
     ntuple,
@@ -81,12 +82,7 @@ class ConvTranspose2d(Function):
         if b is not None:
             shapes.require_same_dtype(op, "input", x.dtype, "bias", b.dtype)
         stride, padding, dilation, output_padding = self._hyper_tuples(op, dims)
-        if N * C and min(sizes) == 0:
-            raise ShapeError(op, f"only zero batch or zero channel inputs are supported, but got "
-                                 f"input shape {fmt(x.shape)}")
-        if min(kernel) == 0:
-            raise ShapeError(op, f"kernel size should be greater than zero, but got weight of "
-                                 f"shape {fmt(w.shape)}")
+        check_empty_sizes(op, x.shape, w.shape)
         out = tuple(transposed_out_size(*args)
                     for args in zip(sizes, kernel, stride, padding, dilation, output_padding))
         # PyTorch's CPU computes an empty output for an empty batch only (its meta refuses it)
