@@ -10,6 +10,7 @@ the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing i
 
 from __future__ import annotations
 
+import math
 from numbers import Number
 
 import numpy as np
@@ -232,7 +233,28 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
                                   "make a real range and convert it, e.g. "
                                   "torch.arange(3).to(torch.complex64)")
     refuse_dtype("arange", dtype)
-    return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+    if dtype.is_floating_point or dtype is dtypes.bool_:
+        return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+    first, stride, count = _integer_arange(start, end, step, dtype)
+    # the values in int64 then converted, so that a negative start wraps in uint8 as in PyTorch
+    values = backend.arange(first, first + count * stride, stride, dtypes.int64) if stride \
+        else backend.full((count,), first, dtypes.int64)
+    return _finish(backend.astype(values, dtype), backend, requires_grad)
+
+
+def _integer_arange(start: Number, end: Number, step: Number, dtype) -> tuple[int, int, int]:
+    """PyTorch's ``arange`` of an integer ``dtype`` with float bounds: the first value and
+    the spacing are ``start`` and ``step`` truncated toward zero. The length is counted from
+    the truncated bounds for int64 (``arange(0, 2.5)`` has 2 values) but from the float
+    bounds for the other integer dtypes (3 values as int32; a step truncated to 0 repeats
+    ``start``). Returns ``(first, stride, count)``."""
+    first, last, stride = int(start), int(end), int(step)
+    if dtype is not dtypes.int64:
+        return first, stride, max(0, math.ceil((end - start) / step))
+    if stride == 0:
+        raise ValueError(f"arange: step must be nonzero; step={step!r} truncated to int64 "
+                         "is 0 (use a step of magnitude at least 1, or a float dtype)")
+    return first, stride, max(0, -((first - last) // stride))
 
 
 def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,

@@ -38,3 +38,28 @@ def test_sub_alpha_refuses_a_bool_other(torch_ref, device):
             framework.sub(x, b, alpha=3)
         with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool"):
             x.sub_(b, alpha=3)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8"])
+@pytest.mark.parametrize("bounds", [
+    (2.5,), (0, 2.5), (0.5, 3), (0.5, 3, 1.5), (-0.5, 3), (-2.5, 3), (3, 0.5, -1), (0.9, 2.5),
+    (0, 5, 1.9), (-3.7, 0, 1.5), (0, -2.5, -1), (0, 0.5), (2, -0.5, -1), (0, 3, 0.5),
+])
+def test_arange_of_an_integer_dtype_truncates_float_bounds(torch_ref, any_device, dtype,
+                                                           bounds):
+    """``arange(0, 2.5, dtype=int64)`` is ``[0, 1]`` as in PyTorch (it had 3 values): the
+    bounds are truncated toward zero before counting for int64; the other integer dtypes
+    count from the float bounds but start and step truncated (a negative start wraps in
+    uint8)."""
+    try:
+        expected = torch_ref.arange(*bounds, dtype=getattr(torch_ref, dtype))
+    except ValueError as error:  # a step below 1 is 0 as int64
+        assert "step must be nonzero" in str(error)
+        with pytest.raises(ValueError, match="step must be nonzero"):
+            mt.arange(*bounds, dtype=getattr(mt, dtype), device=any_device)
+        return
+    got = mt.arange(*bounds, dtype=getattr(mt, dtype), device=any_device)
+    assert str(got.dtype) == str(expected.dtype)
+    assert tuple(got.shape) == tuple(expected.shape)
+    if any_device != "meta":
+        np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
