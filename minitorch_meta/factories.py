@@ -18,6 +18,7 @@ import numpy as np
 from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
+from .errors import ShapeError
 from .ops.elementwise import _finite_range
 from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
@@ -221,11 +222,11 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
     """``[start, end)`` with spacing ``step`` (int64 for integer arguments, else float32)."""
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise ValueError("arange: step must be nonzero")
+    if step == 0:  # RuntimeError in PyTorch; a ShapeError is also the ValueError it was
+        raise ShapeError("arange", "step must be nonzero")
     if (end - start) * step < 0:
-        raise ValueError(f"arange: upper bound and larger bound inconsistent with step sign "
-                         f"(start={start}, end={end}, step={step})")
+        raise ShapeError("arange", f"upper bound and lower bound inconsistent with step sign "
+                                   f"(start={start}, end={end}, step={step})")
     integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
     if dtype.is_complex:  # complex numbers have no order to step along
@@ -260,8 +261,11 @@ def _integer_arange(start: Number, end: Number, step: Number, dtype) -> tuple[in
 def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    if not isinstance(steps, int) or steps < 0:
-        raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
+    if not isinstance(steps, int):
+        raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not "
+                        f"{type(steps).__name__}")
+    if steps < 0:  # RuntimeError in PyTorch; a ShapeError is also the ValueError it was
+        raise ShapeError("linspace", f"number of steps must be non-negative, got {steps}")
     dtype, backend = _setup(dtype, device)
     refuse_dtype("linspace", dtype)
     values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)

@@ -59,7 +59,7 @@ def test_arange_matches_torch():
     assert mt.arange(10, 20, device="meta").shape == (10,)
     with pytest.raises(ValueError, match="arange: step must be nonzero"):
         mt.arange(0, 3, 0)
-    with pytest.raises(ValueError, match="arange: upper bound and larger bound inconsistent"):
+    with pytest.raises(ValueError, match="arange: upper bound and lower bound inconsistent"):
         mt.arange(0, 3, -1)
 
 

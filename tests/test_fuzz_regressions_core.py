@@ -63,3 +63,26 @@ def test_arange_of_an_integer_dtype_truncates_float_bounds(torch_ref, any_device
     assert tuple(got.shape) == tuple(expected.shape)
     if any_device != "meta":
         np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("call,words", [
+    (lambda fw, dev: fw.arange(5, 0, device=dev), "inconsistent with step sign"),
+    (lambda fw, dev: fw.arange(0, 1, -1, device=dev), "inconsistent with step sign"),
+    (lambda fw, dev: fw.arange(0, 1, 0, device=dev), "step must be nonzero"),
+    (lambda fw, dev: fw.linspace(0, 1, -1, device=dev), "number of steps must be non-negative"),
+], ids=["arange-5-0", "arange-negative-step", "arange-zero-step", "linspace-negative"])
+def test_range_factories_raise_runtime_errors(torch_ref, any_device, call, words):
+    """Bad bounds or steps of ``arange``/``linspace`` raise PyTorch's ``RuntimeError`` (they
+    raised only ``ValueError``; the error is still one, for code that caught that)."""
+    with pytest.raises(RuntimeError, match=words):
+        call(torch_ref, "cpu")
+    with pytest.raises(RuntimeError, match=words) as raised:
+        call(mt, any_device)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_linspace_refuses_a_float_number_of_steps(torch_ref):
+    """``linspace(0, 1, 2.5)`` is PyTorch's ``TypeError`` (it was a ``ValueError``)."""
+    for framework in (torch_ref, mt):
+        with pytest.raises(TypeError, match="steps"):
+            framework.linspace(0, 1, 2.5)
