@@ -86,3 +86,22 @@ def test_linspace_refuses_a_float_number_of_steps(torch_ref):
     for framework in (torch_ref, mt):
         with pytest.raises(TypeError, match="steps"):
             framework.linspace(0, 1, 2.5)
+
+
+@pytest.mark.parametrize("name,dim", [
+    (name, dim) for name in ("argmax", "argmin", "max", "min") for dim in (1, -1, None)
+    if dim is not None or name.startswith("arg")  # max() of all is a RuntimeError
+])
+def test_picking_reductions_refuse_an_empty_dim(torch_ref, any_device, name, dim):
+    """``argmax``/``argmin`` of an empty dim (or of an empty tensor without ``dim``) raise
+    PyTorch's IndexError (NumPy's ValueError escaped); ``max``/``min`` with a dim share the
+    words, naming the dim normalised as PyTorch does."""
+    words = ("Expected reduction dim to be specified for input.numel\\(\\) == 0" if dim is None
+             else "Expected reduction dim 1 to have non-zero size")
+    args = () if dim is None else (dim,)
+    with pytest.raises(IndexError, match=f"{name}\\(\\): {words}"):
+        getattr(torch_ref, name)(torch_ref.zeros(2, 0), *args)
+    with pytest.raises(IndexError, match=f"{name}\\(\\): {words}"):
+        getattr(mt, name)(mt.zeros(2, 0, device=any_device), *args)
+    with pytest.raises(IndexError, match=f"{name}\\(\\): {words}"):
+        getattr(mt.zeros(2, 0, device=any_device), name)(*args)

@@ -218,9 +218,7 @@ class MaxDim(Function):
     def infer(self, x):
         op = self.op_name
         self.axis = shapes.normalize_dim(op, self.dim, len(x.shape))
-        if x.shape and x.shape[self.axis] == 0:
-            raise IndexError(f"{op}(): cannot reduce over an empty dimension {self.dim} of shape "
-                             f"{shapes.fmt(x.shape)}")
+        refuse_empty_dim(op, x.shape, self.axis)
         shape = shapes.reduce_shape(op, x.shape, self.dim, self.keepdim)
         return [(shape, x.dtype), (shape, dtypes.int64)]
 
@@ -355,6 +353,14 @@ def empty_reduction(op, shape, dim):
     return None
 
 
+def refuse_empty_dim(op, shape, axis) -> None:
+    """PyTorch's IndexError for picking one element (max, argmax) along a dim of size 0:
+    there is none to pick. ``axis`` is the normalised dim, which PyTorch's message names."""
+    if shape and shape[axis] == 0:
+        raise IndexError(f"{op}(): Expected reduction dim {axis} to have non-zero size (input "
+                         f"shape {shapes.fmt(shape)}); there is no element to pick")
+
+
 def drop_reduced_dims(backend, kept, axes, keepdim):
     """A reduction's output from its keepdims form: without the reduced dims unless
     ``keepdim``, and a 0-d array (not a NumPy scalar) when every dim is reduced."""
@@ -378,10 +384,15 @@ class Argmax(Function):
             raise RuntimeError(f"{self.op_name}(): does not support bool input; convert it "
                                "with .int() (or use .nonzero() to find the True elements)")
         if self.dim is None:
+            if math.prod(x.shape) == 0:
+                raise IndexError(f"{self.op_name}(): Expected reduction dim to be specified for "
+                                 f"input.numel() == 0 (input shape {shapes.fmt(x.shape)}); "
+                                 "give 'dim' to reduce along a non-empty dim")
             self.axis = None
             shape = (1,) * len(x.shape) if self.keepdim else ()
         else:
             self.axis = shapes.normalize_dim(self.op_name, self.dim, len(x.shape))
+            refuse_empty_dim(self.op_name, x.shape, self.axis)
             shape = shapes.reduce_shape(self.op_name, x.shape, self.dim, self.keepdim)
         return shape, dtypes.int64
 
