@@ -105,3 +105,30 @@ def test_picking_reductions_refuse_an_empty_dim(torch_ref, any_device, name, dim
         getattr(mt, name)(mt.zeros(2, 0, device=any_device), *args)
     with pytest.raises(IndexError, match=f"{name}\\(\\): {words}"):
         getattr(mt.zeros(2, 0, device=any_device), name)(*args)
+
+
+@pytest.mark.parametrize("name", ["all", "any", "sum", "mean", "amax", "amin", "nansum",
+                                  "logsumexp", "count_nonzero"])
+@pytest.mark.parametrize("dims", [(-2, 1), [0, 0]])
+def test_reductions_refuse_a_repeated_dim(torch_ref, any_device, name, dims):
+    """``all``/``any`` with ``dim=(-2, 1)`` on a 3-d tensor raise PyTorch's RuntimeError
+    (NumPy's ValueError escaped), as the other reductions did."""
+    repeated = 1 if dims == (-2, 1) else 0
+    words = f"dim {repeated} appears multiple times in the list of dims"
+    with pytest.raises(RuntimeError, match=words):
+        getattr(torch_ref, name)(torch_ref.ones(2, 3, 4), dim=dims)
+    with pytest.raises(RuntimeError, match=words):
+        getattr(mt, name)(mt.ones(2, 3, 4, device=any_device), dim=dims)
+
+
+@pytest.mark.parametrize("name", ["all", "any"])
+@pytest.mark.parametrize("dims", [(), [], (-1,), (0, 2)])
+def test_all_any_of_a_tuple_of_dims(torch_ref, any_device, name, dims):
+    """An empty tuple of dims reduces nothing in ``all``/``any`` (as in PyTorch)."""
+    data = np.array([[[1, 0], [2, 3]], [[0, 0], [4, 5]]], dtype=np.float32)
+    expected = getattr(torch_ref, name)(torch_ref.tensor(data), dim=dims)
+    got = getattr(mt, name)(mt.tensor(data, device=any_device), dim=dims)
+    assert tuple(got.shape) == tuple(expected.shape)
+    assert str(got.dtype) == str(expected.dtype)
+    if any_device != "meta":
+        np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())

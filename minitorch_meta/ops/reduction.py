@@ -12,10 +12,11 @@ from .function import Function
 
 
 def _axes(op, dim, ndim):
+    """``all``/``any``'s axes: None for every one, but an empty tuple reduces none (as in
+    PyTorch, unlike ``sum``); a dim given twice is refused as by every reduction."""
     if dim is None:
         return None
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(shapes.normalize_dim(op, d, ndim) for d in dims)
+    return shapes.reduction_dims(op, dim, ndim) if shapes.given_dims(op, dim) else ()
 
 
 def _expand_grad(backend, gy, input_shape, axes):
