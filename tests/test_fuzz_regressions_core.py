@@ -132,3 +132,22 @@ def test_all_any_of_a_tuple_of_dims(torch_ref, any_device, name, dims):
     assert str(got.dtype) == str(expected.dtype)
     if any_device != "meta":
         np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("name", ["all", "any"])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "bool", "float32"])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (0, False), (1, True)])
+def test_all_any_of_uint8_stay_uint8(torch_ref, any_device, name, dtype, dim, keepdim):
+    """``all``/``any`` of a uint8 tensor give uint8 0/1 as in PyTorch (they gave bool); the
+    other dtypes give bool."""
+    data = np.array([[0, 1, 2], [3, 4, 5]])
+    tx = torch_ref.tensor(data, dtype=getattr(torch_ref, dtype))
+    mx = mt.tensor(data, dtype=getattr(mt, dtype), device=any_device)
+    kwargs = {} if dim is None else {"dim": dim, "keepdim": keepdim}
+    for expected, got in ((getattr(torch_ref, name)(tx, **kwargs),
+                           getattr(mt, name)(mx, **kwargs)),
+                          (getattr(tx, name)(**kwargs), getattr(mx, name)(**kwargs))):
+        assert str(got.dtype) == str(expected.dtype)
+        assert tuple(got.shape) == tuple(expected.shape)
+        if any_device != "meta":
+            np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())

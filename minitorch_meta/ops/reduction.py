@@ -441,11 +441,15 @@ class AllAny(Function):
 
     def infer(self, x):
         self.axes = _axes(self.kind, self.dim, len(x.shape))
-        return shapes.reduce_shape(self.kind, x.shape, self.dim, self.keepdim), dtypes.bool_
+        # PyTorch keeps uint8 (0 or 1), from the days when masks were uint8; others give bool
+        self.out_dtype = dtypes.uint8 if x._dtype is dtypes.uint8 else dtypes.bool_
+        return shapes.reduce_shape(self.kind, x.shape, self.dim, self.keepdim), self.out_dtype
 
     def forward(self, backend, x):
         # any: some element is nonzero; all: no element is zero.
         test = "ne" if self.kind == "any" else "eq"
         hits = backend.sum(backend.binary(test, x, x.dtype.type(0)), self.axes, self.keepdim)
         out = backend.binary("gt" if self.kind == "any" else "eq", hits, 0)
+        if self.out_dtype is not dtypes.bool_:
+            out = backend.astype(out, self.out_dtype)
         return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
