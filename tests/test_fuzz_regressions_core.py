@@ -151,3 +151,18 @@ def test_all_any_of_uint8_stay_uint8(torch_ref, any_device, name, dtype, dim, ke
         assert tuple(got.shape) == tuple(expected.shape)
         if any_device != "meta":
             np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("left,right,alpha", [
+    ([True], [1.5], 3), ([1.5], [True], 3), ([True], [1.5], 1), ([True], [True], 1),
+    ([2], [True], 2),
+])
+def test_rsub_refuses_a_bool_tensor(torch_ref, any_device, left, right, alpha):
+    """``rsub(bool, x, alpha=3)`` raises PyTorch's bool-subtraction error (it subtracted)."""
+    bools = sum(isinstance(side[0], bool) for side in (left, right))
+    words = "with a bool tensor" if bools == 1 else "with two bool tensors"
+    with pytest.raises(RuntimeError, match=words):
+        torch_ref.rsub(torch_ref.tensor(left), torch_ref.tensor(right), alpha=alpha)
+    with pytest.raises(RuntimeError, match=words):
+        mt.rsub(mt.tensor(left, device=any_device), mt.tensor(right, device=any_device),
+                alpha=alpha)
