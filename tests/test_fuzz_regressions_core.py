@@ -166,3 +166,19 @@ def test_rsub_refuses_a_bool_tensor(torch_ref, any_device, left, right, alpha):
     with pytest.raises(RuntimeError, match=words):
         mt.rsub(mt.tensor(left, device=any_device), mt.tensor(right, device=any_device),
                 alpha=alpha)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("lerp", ("t", 1.5, 0.5)), ("lerp", (1.0, "t", 0.5)), ("lerp", ("t", 2, "t")),
+    ("addcmul", ("t", True, True)), ("addcmul", ("t", "t", 2.0)), ("addcmul", (1.0, "t", "t")),
+    ("addcdiv", ("t", 1.0, "t")), ("addcdiv", ("t", "t", 2.0)),
+])
+def test_tensor_arguments_refuse_numbers(torch_ref, any_device, name, args):
+    """``lerp(t, 1.5, 0.5)`` and ``addcmul(t, True, True)`` raise PyTorch's TypeError where it
+    takes only a Tensor (an AttributeError escaped)."""
+    for framework, dev in ((torch_ref, "cpu"), (mt, any_device)):
+        t = framework.tensor([1.0, 2.0], device=dev)
+        with pytest.raises(TypeError):
+            getattr(framework, name)(*(t if a == "t" else a for a in args))
+    with pytest.raises(TypeError, match=f"{name}\\(\\): argument .* must be Tensor, not"):
+        getattr(mt, name)(*(mt.tensor([1.0, 2.0]) if a == "t" else a for a in args))
