@@ -283,7 +283,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     array = np.array(data)
     from_numpy_data = isinstance(data, (np.ndarray, np.generic))
     if dtype is None:
-        dtype = _infer_dtype(array, from_numpy_data)
+        dtype = _infer_dtype(data, array, from_numpy_data)
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
         if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
@@ -333,9 +333,13 @@ def _uint64_array(data) -> np.ndarray:
     return numbers.astype(np.uint64)
 
 
-def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
+def _infer_dtype(data, array: np.ndarray, from_numpy_data: bool):
     """PyTorch's inference: Python floats -> the default float dtype (float32 unless
     ``set_default_dtype`` changed it), ints -> int64, NumPy keeps its dtype."""
+    if not from_numpy_data and _has_int_beyond_int64(data, array):
+        raise ValueError("tensor(): Overflow when unpacking long long: a Python int in the data "
+                         "does not fit in int64; pass dtype=torch.uint64 (for 2**63 .. 2**64 - 1) "
+                         "or a float")
     if array.dtype.kind == "f":
         if from_numpy_data:
             return dtypes.from_numpy(array.dtype)
@@ -354,6 +358,28 @@ def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
         return dtypes.get_default_dtype()
     raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "
                     "pass numbers, nested lists of numbers or a numeric array")
+
+
+def _has_int_beyond_int64(data, array: np.ndarray) -> bool:
+    """Whether ``data`` (``array`` made by NumPy from it) holds a Python int beyond int64's
+    range and no float or complex, so that PyTorch infers int64 and overflows. NumPy made
+    such ints uint64, objects or (beside smaller ints) float64: only then is ``data`` itself
+    searched."""
+    if array.dtype not in (np.uint64, object) and not (
+            array.dtype.kind == "f" and array.size
+            and np.nanmax(np.abs(array), initial=0) >= 2**63):
+        return False
+    items = list(_flat(data))
+    return (not any(isinstance(v, (float, complex)) for v in items)
+            and any(isinstance(v, int) and not -2**63 <= v < 2**63 for v in items))
+
+
+def _flat(data):
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            yield from _flat(item)
+    else:
+        yield data
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:

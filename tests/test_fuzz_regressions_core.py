@@ -182,3 +182,27 @@ def test_tensor_arguments_refuse_numbers(torch_ref, any_device, name, args):
             getattr(framework, name)(*(t if a == "t" else a for a in args))
     with pytest.raises(TypeError, match=f"{name}\\(\\): argument .* must be Tensor, not"):
         getattr(mt, name)(*(mt.tensor([1.0, 2.0]) if a == "t" else a for a in args))
+
+
+@pytest.mark.parametrize("data", [[2**63], 2**63, [[1], [2**63]], [True, 2**63], [-2**63 - 1],
+                                  (2**70,)], ids=str)
+def test_tensor_of_an_int_beyond_int64_overflows(torch_ref, data):
+    """``tensor([2**63])`` raises PyTorch's ValueError (it made a uint64 tensor, or a float
+    one beside smaller ints)."""
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch_ref.tensor(data)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        mt.tensor(data)
+
+
+@pytest.mark.parametrize("data,dtype", [
+    ([2**63], "uint64"), ([2**63], "float32"), ([2**63, 1.5], None), ([2**63 - 1], None),
+    ([1e19, 2], None),
+], ids=str)
+def test_tensor_of_a_big_int_with_a_dtype_or_a_float(torch_ref, data, dtype):
+    """Where PyTorch does not infer int64 (a dtype is given, or a float is present) a big
+    int is taken."""
+    expected = torch_ref.tensor(data, dtype=dtype and getattr(torch_ref, dtype))
+    got = mt.tensor(data, dtype=dtype and getattr(mt, dtype))
+    assert str(got.dtype) == str(expected.dtype)
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())
