@@ -18,7 +18,7 @@ import numpy as np
 from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
-from .errors import ShapeError
+from .errors import DtypeNotImplementedError, ShapeError
 from .ops.elementwise import _finite_range
 from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
@@ -212,9 +212,17 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 
+#: PyTorch's kernel that refuses a dtype without floating-point values, by factory
+_SAMPLING_KERNELS = {"rand": "check_uniform_bounds", "randn": "normal_kernel_cpu",
+                     "normal": "normal_kernel_cpu"}
+
+
 def _require_float(name: str, dtype) -> None:
     if not dtype.is_floating_point and not dtype.is_complex:
-        raise TypeError(f"{name}: expected a floating-point or complex dtype, got {dtype}")
+        raise DtypeNotImplementedError(
+            f'"{_SAMPLING_KERNELS[name]}" not implemented for '
+            f"'{dtypes.SCALAR_TYPE_NAMES[dtype]}': {name} expected a floating-point or complex "
+            f"dtype, got {dtype}")
 
 
 def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=None,

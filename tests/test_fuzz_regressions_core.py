@@ -206,3 +206,21 @@ def test_tensor_of_a_big_int_with_a_dtype_or_a_float(torch_ref, data, dtype):
     got = mt.tensor(data, dtype=dtype and getattr(mt, dtype))
     assert str(got.dtype) == str(expected.dtype)
     np.testing.assert_array_equal(got.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("name,kernel", [("rand", "check_uniform_bounds"),
+                                         ("randn", "normal_kernel_cpu")])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8", "bool"])
+def test_random_floats_refuse_an_integer_dtype(torch_ref, any_device, name, kernel, dtype):
+    """``rand(3, dtype=torch.int64)`` raises PyTorch's NotImplementedError naming its kernel
+    and the dtype's scalar name (it raised only a TypeError, which it still is)."""
+    scalar = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+              "uint8": "Byte", "bool": "Bool"}[dtype]
+    words = f"\"{kernel}\" not implemented for '{scalar}'"
+    with pytest.raises(NotImplementedError, match=words):
+        getattr(torch_ref, name)(3, dtype=getattr(torch_ref, dtype))
+    with pytest.raises(NotImplementedError, match=words) as raised:
+        getattr(mt, name)(3, dtype=getattr(mt, dtype), device=any_device)
+    assert isinstance(raised.value, TypeError)
+    with pytest.raises(NotImplementedError, match=words):
+        getattr(mt, f"{name}_like")(mt.ones(3, dtype=getattr(mt, dtype), device=any_device))
