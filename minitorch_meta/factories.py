@@ -20,6 +20,7 @@ from .backends.registry import get_backend
 from .device import to_device
 from .errors import DtypeNotImplementedError, ShapeError
 from .ops.elementwise import _finite_range
+from .ops.masked import fill_number
 from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
 
@@ -82,6 +83,7 @@ def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
         dtypes.bool_ if isinstance(fill_value, bool) else
         dtypes.default_complex_dtype() if isinstance(fill_value, complex) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)
+    fill_value = fill_number("full", fill_value, dtype)  # -1 wraps in uint8, 300 is refused
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
 
 

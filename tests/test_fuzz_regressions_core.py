@@ -224,3 +224,65 @@ def test_random_floats_refuse_an_integer_dtype(torch_ref, any_device, name, kern
     assert isinstance(raised.value, TypeError)
     with pytest.raises(NotImplementedError, match=words):
         getattr(mt, f"{name}_like")(mt.ones(3, dtype=getattr(mt, dtype), device=any_device))
+
+
+_FILL_VALUES = [-1, -255, -256, 255, 256, 300, -129, 127, 2.7, -1.0, 127.9, -128.5, 255.5,
+                float("nan"), float("inf"), 2**40, True]
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int32", "int64", "bool"])
+@pytest.mark.parametrize("how", ["fill_", "full", "full_like", "new_full"])
+def test_fill_wraps_negative_ints_into_unsigned_and_refuses_overflow(torch_ref, any_device,
+                                                                     dtype, how):
+    """``ones(3, dtype=uint8).fill_(-1)`` is 255 as in PyTorch (an OverflowError escaped);
+    ``fill_(300)`` on int8, ``fill_(-1.0)`` on uint8 and NaN are PyTorch's RuntimeError."""
+    def make(framework, dev, value):
+        kind = getattr(framework, dtype)
+        if how == "full":
+            return framework.full((3,), value, dtype=kind, device=dev)
+        ones = framework.ones(3, dtype=kind, device=dev)
+        if how == "fill_":
+            return ones.fill_(value)
+        return framework.full_like(ones, value) if how == "full_like" else \
+            ones.new_full((3,), value)
+
+    for value in _FILL_VALUES:
+        try:
+            expected = make(torch_ref, "cpu", value)
+        except RuntimeError as error:
+            assert "without overflow" in str(error)
+            with pytest.raises(RuntimeError, match="value cannot be converted to type .* "
+                                                   "without overflow"):
+                make(mt, any_device, value)
+            continue
+        got = make(mt, any_device, value)
+        assert str(got.dtype) == str(expected.dtype), value
+        if any_device != "meta":
+            np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy(), err_msg=value)
+
+
+@pytest.mark.parametrize("value", [127.9, -1.0, 2.5, -128.0])
+@pytest.mark.parametrize("how", ["masked_fill", "scatter", "index_fill", "scalar_tensor"])
+def test_float_fills_beyond_an_integer_dtype_are_refused(torch_ref, device, value, how):
+    """A float fill beyond an integer dtype's range (127.9 into int8, -1.0 into uint8) is
+    PyTorch's RuntimeError (it was truncated, or wrapped)."""
+    def make(framework, dev, dtype):
+        x = framework.zeros(2, dtype=dtype, device=dev)
+        index = framework.tensor([0], device=dev)
+        if how == "masked_fill":
+            return x.masked_fill(framework.tensor([True, False], device=dev), value)
+        if how == "scatter":
+            return x.scatter(0, index, value)
+        if how == "index_fill":
+            return x.index_fill(0, index, value)
+        return framework.scalar_tensor(value, dtype=dtype, device=dev)
+
+    for name in ("int8", "uint8"):
+        try:
+            expected = make(torch_ref, "cpu", getattr(torch_ref, name))
+        except RuntimeError:
+            with pytest.raises(RuntimeError, match="without overflow"):
+                make(mt, device, getattr(mt, name))
+            continue
+        got = make(mt, device, getattr(mt, name))
+        np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
