@@ -53,3 +53,10 @@ class DtypeMismatchError(TypeError, RuntimeError):
     """Two inputs that must share a dtype do not (``mm``, ``matmul``, ``conv2d``'s input and
     weight, ...). PyTorch raises ``RuntimeError`` there; this is also a ``TypeError``, which
     is what a wrong type is in Python, so either ``except`` catches it."""
+
+
+class DtypeNotImplementedError(NotImplementedError, TypeError):
+    """An op has no kernel for the dtype asked for (``rand(3, dtype=torch.int64)``: uniform
+    samples are floating-point). PyTorch raises ``NotImplementedError`` ('"check_uniform_bounds"
+    not implemented for 'Long''); this is also the ``TypeError`` raised here before, so code
+    that caught that goes on working."""

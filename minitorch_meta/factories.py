@@ -10,6 +10,7 @@ the one set by ``with minitorch_meta.device(...)`` (else cpu). On meta nothing i
 
 from __future__ import annotations
 
+import math
 from numbers import Number
 
 import numpy as np
@@ -17,7 +18,9 @@ import numpy as np
 from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
+from .errors import DtypeNotImplementedError, ShapeError
 from .ops.elementwise import _finite_range
+from .ops.masked import fill_number
 from .ops.unsigned_shell import refuse_dtype
 from .tensor import Tensor, c_ordered
 
@@ -80,6 +83,7 @@ def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
         dtypes.bool_ if isinstance(fill_value, bool) else
         dtypes.default_complex_dtype() if isinstance(fill_value, complex) else dtypes.int64)
     dtype, backend = _setup(dtype, device, default)
+    fill_value = fill_number("full", fill_value, dtype)  # -1 wraps in uint8, 300 is refused
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
 
 
@@ -210,9 +214,17 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 
+#: PyTorch's kernel that refuses a dtype without floating-point values, by factory
+_SAMPLING_KERNELS = {"rand": "check_uniform_bounds", "randn": "normal_kernel_cpu",
+                     "normal": "normal_kernel_cpu"}
+
+
 def _require_float(name: str, dtype) -> None:
     if not dtype.is_floating_point and not dtype.is_complex:
-        raise TypeError(f"{name}: expected a floating-point or complex dtype, got {dtype}")
+        raise DtypeNotImplementedError(
+            f'"{_SAMPLING_KERNELS[name]}" not implemented for '
+            f"'{dtypes.SCALAR_TYPE_NAMES[dtype]}': {name} expected a floating-point or complex "
+            f"dtype, got {dtype}")
 
 
 def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=None,
@@ -220,11 +232,11 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
     """``[start, end)`` with spacing ``step`` (int64 for integer arguments, else float32)."""
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise ValueError("arange: step must be nonzero")
+    if step == 0:  # RuntimeError in PyTorch; a ShapeError is also the ValueError it was
+        raise ShapeError("arange", "step must be nonzero")
     if (end - start) * step < 0:
-        raise ValueError(f"arange: upper bound and larger bound inconsistent with step sign "
-                         f"(start={start}, end={end}, step={step})")
+        raise ShapeError("arange", f"upper bound and lower bound inconsistent with step sign "
+                                   f"(start={start}, end={end}, step={step})")
     integral = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dtype, backend = _setup(dtype, device, dtypes.int64 if integral else None)
     if dtype.is_complex:  # complex numbers have no order to step along
@@ -232,14 +244,38 @@ def arange(start: Number, end: Number | None = None, step: Number = 1, *, dtype=
                                   "make a real range and convert it, e.g. "
                                   "torch.arange(3).to(torch.complex64)")
     refuse_dtype("arange", dtype)
-    return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+    if dtype.is_floating_point or dtype is dtypes.bool_:
+        return _finish(backend.arange(start, end, step, dtype), backend, requires_grad)
+    first, stride, count = _integer_arange(start, end, step, dtype)
+    # the values in int64 then converted, so that a negative start wraps in uint8 as in PyTorch
+    values = backend.arange(first, first + count * stride, stride, dtypes.int64) if stride \
+        else backend.full((count,), first, dtypes.int64)
+    return _finish(backend.astype(values, dtype), backend, requires_grad)
+
+
+def _integer_arange(start: Number, end: Number, step: Number, dtype) -> tuple[int, int, int]:
+    """PyTorch's ``arange`` of an integer ``dtype`` with float bounds: the first value and
+    the spacing are ``start`` and ``step`` truncated toward zero. The length is counted from
+    the truncated bounds for int64 (``arange(0, 2.5)`` has 2 values) but from the float
+    bounds for the other integer dtypes (3 values as int32; a step truncated to 0 repeats
+    ``start``). Returns ``(first, stride, count)``."""
+    first, last, stride = int(start), int(end), int(step)
+    if dtype is not dtypes.int64:
+        return first, stride, max(0, math.ceil((end - start) / step))
+    if stride == 0:
+        raise ValueError(f"arange: step must be nonzero; step={step!r} truncated to int64 "
+                         "is 0 (use a step of magnitude at least 1, or a float dtype)")
+    return first, stride, max(0, -((first - last) // stride))
 
 
 def linspace(start: float, end: float, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    if not isinstance(steps, int) or steps < 0:
-        raise ValueError(f"linspace: steps must be a non-negative integer, got {steps!r}")
+    if not isinstance(steps, int):
+        raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not "
+                        f"{type(steps).__name__}")
+    if steps < 0:  # RuntimeError in PyTorch; a ShapeError is also the ValueError it was
+        raise ShapeError("linspace", f"number of steps must be non-negative, got {steps}")
     dtype, backend = _setup(dtype, device)
     refuse_dtype("linspace", dtype)
     values = np.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy)
@@ -257,7 +293,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
     array = np.array(data)
     from_numpy_data = isinstance(data, (np.ndarray, np.generic))
     if dtype is None:
-        dtype = _infer_dtype(array, from_numpy_data)
+        dtype = _infer_dtype(data, array, from_numpy_data)
     dtype, backend = _setup(dtype, device)
     if not from_numpy_data:  # NumPy data is cast as NumPy casts it, as in PyTorch
         if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
@@ -307,9 +343,13 @@ def _uint64_array(data) -> np.ndarray:
     return numbers.astype(np.uint64)
 
 
-def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
+def _infer_dtype(data, array: np.ndarray, from_numpy_data: bool):
     """PyTorch's inference: Python floats -> the default float dtype (float32 unless
     ``set_default_dtype`` changed it), ints -> int64, NumPy keeps its dtype."""
+    if not from_numpy_data and _has_int_beyond_int64(data, array):
+        raise ValueError("tensor(): Overflow when unpacking long long: a Python int in the data "
+                         "does not fit in int64; pass dtype=torch.uint64 (for 2**63 .. 2**64 - 1) "
+                         "or a float")
     if array.dtype.kind == "f":
         if from_numpy_data:
             return dtypes.from_numpy(array.dtype)
@@ -328,6 +368,28 @@ def _infer_dtype(array: np.ndarray, from_numpy_data: bool):
         return dtypes.get_default_dtype()
     raise TypeError(f"tensor(): could not infer a dtype from data of NumPy dtype {array.dtype}; "
                     "pass numbers, nested lists of numbers or a numeric array")
+
+
+def _has_int_beyond_int64(data, array: np.ndarray) -> bool:
+    """Whether ``data`` (``array`` made by NumPy from it) holds a Python int beyond int64's
+    range and no float or complex, so that PyTorch infers int64 and overflows. NumPy made
+    such ints uint64, objects or (beside smaller ints) float64: only then is ``data`` itself
+    searched."""
+    if array.dtype not in (np.uint64, object) and not (
+            array.dtype.kind == "f" and array.size
+            and np.nanmax(np.abs(array), initial=0) >= 2**63):
+        return False
+    items = list(_flat(data))
+    return (not any(isinstance(v, (float, complex)) for v in items)
+            and any(isinstance(v, int) and not -2**63 <= v < 2**63 for v in items))
+
+
+def _flat(data):
+    if isinstance(data, (list, tuple)):
+        for item in data:
+            yield from _flat(item)
+    else:
+        yield data
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:

@@ -28,6 +28,7 @@ from .memory_formats import contiguous_format
 from .ops import unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
+from .ops.masked import fill_number
 from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim, torch_index_axes
 from .size import Size
 from .tensor_methods import TensorMethods
@@ -608,6 +609,7 @@ class Tensor(TensorMethods):
 
     def fill_(self, value: Number) -> Tensor:
         self._check_inplace("fill_")
+        value = fill_number("fill_", value, self._dtype)  # -1 wraps in uint8, 300 is refused
         self._store(Ellipsis, value, same_value_everywhere=True)
         self._carry_tangent(None)
         return self

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from .elementwise import Binary
+from .. import dtypes
+from .elementwise import _BOOL_SUBTRACTION, Binary
 
 
 class Rsub(Binary):
@@ -15,6 +16,13 @@ class Rsub(Binary):
     """
 
     op_name, backward_name, kernel = "rsub", "RsubBackward0", "sub"
+
+    def infer(self, a, b):
+        # a subtraction: a bool operand is refused in PyTorch's words, as by ``Sub``
+        bools = (a._dtype is dtypes.bool_) + (b._dtype is dtypes.bool_)
+        if bools:
+            raise RuntimeError(_BOOL_SUBTRACTION[bools])
+        return super().infer(a, b)
 
     def operands(self, backend, a, b):
         x, y = super().operands(backend, a, b)

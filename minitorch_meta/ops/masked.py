@@ -7,12 +7,11 @@ value that may be a number or a 0-d tensor, differentiable in both inputs.
 
 from __future__ import annotations
 
-import math
 from numbers import Number
 
 from .. import dtypes
 from . import shapes
-from .elementwise import _bound_scalar, _reduce
+from .elementwise import _bound_scalar, _finite_range, _reduce
 from .function import Function
 from .graph_backward import reduce_to_input
 
@@ -95,18 +94,20 @@ class MaskedFill(Function):
 
 def fill_scalar(op: str, value: Number, dtype):
     """``value`` as a scalar of ``dtype``, converted as PyTorch converts a fill value: any
-    number to bool by truth, a float to an integer dtype by truncation, a negative integer
-    into an unsigned dtype by wrapping (``-1`` is 255 in uint8).
+    number to bool by truth, a float within an integer dtype's range by truncation, a
+    negative integer into an unsigned dtype by wrapping (``-1`` is 255 in uint8, but ``-1.0``
+    is refused: PyTorch wraps ints only).
 
     Raises:
         RuntimeError for a value the dtype cannot hold (NaN or inf into an integer dtype,
-        300 into uint8, 1e39 into float32).
+        300 or -1.0 into uint8, 127.5 into int8, 1e39 into float32).
     """
     if dtype is dtypes.bool_:
         return dtype.numpy.type(bool(value))
     if not dtype.is_floating_point:
         if isinstance(value, float):
-            if not math.isfinite(value):
+            low, high = _finite_range(dtype)
+            if not low <= value <= high:  # NaN too
                 raise RuntimeError(f"{op}: value cannot be converted to type {dtype} without "
                                    f"overflow (value={value!r})")
             value = int(value)  # toward zero, as C's cast
@@ -114,6 +115,19 @@ def fill_scalar(op: str, value: Number, dtype):
         if dtype.numpy.kind == "u" and -largest <= value < 0:
             value += largest + 1
     return _bound_scalar(op, "value", value, dtype)
+
+
+def fill_number(op: str, value, dtype):
+    """A Python number given to fill a tensor of ``dtype`` (``fill_``, ``full``) as PyTorch
+    takes it: an int beyond 64 bits is its argument parser's OverflowError, the rest is
+    converted and checked by ``fill_scalar`` (``-1`` wraps to 255 in uint8, 300 is refused
+    in int8), for integer and bool dtypes. Other values (a Tensor, a NumPy scalar) are
+    returned as they are."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or dtype.is_floating_point or dtype.is_complex:
+        return value  # (a float dtype takes any float, beyond its range as inf)
+    number, _ = fill_value(op, value)
+    return fill_scalar(op, number, dtype)
 
 
 def fill_value(op: str, value):

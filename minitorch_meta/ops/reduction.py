@@ -12,10 +12,11 @@ from .function import Function
 
 
 def _axes(op, dim, ndim):
+    """``all``/``any``'s axes: None for every one, but an empty tuple reduces none (as in
+    PyTorch, unlike ``sum``); a dim given twice is refused as by every reduction."""
     if dim is None:
         return None
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return tuple(shapes.normalize_dim(op, d, ndim) for d in dims)
+    return shapes.reduction_dims(op, dim, ndim) if shapes.given_dims(op, dim) else ()
 
 
 def _expand_grad(backend, gy, input_shape, axes):
@@ -218,9 +219,7 @@ class MaxDim(Function):
     def infer(self, x):
         op = self.op_name
         self.axis = shapes.normalize_dim(op, self.dim, len(x.shape))
-        if x.shape and x.shape[self.axis] == 0:
-            raise IndexError(f"{op}(): cannot reduce over an empty dimension {self.dim} of shape "
-                             f"{shapes.fmt(x.shape)}")
+        refuse_empty_dim(op, x.shape, self.axis)
         shape = shapes.reduce_shape(op, x.shape, self.dim, self.keepdim)
         return [(shape, x.dtype), (shape, dtypes.int64)]
 
@@ -355,6 +354,14 @@ def empty_reduction(op, shape, dim):
     return None
 
 
+def refuse_empty_dim(op, shape, axis) -> None:
+    """PyTorch's IndexError for picking one element (max, argmax) along a dim of size 0:
+    there is none to pick. ``axis`` is the normalised dim, which PyTorch's message names."""
+    if shape and shape[axis] == 0:
+        raise IndexError(f"{op}(): Expected reduction dim {axis} to have non-zero size (input "
+                         f"shape {shapes.fmt(shape)}); there is no element to pick")
+
+
 def drop_reduced_dims(backend, kept, axes, keepdim):
     """A reduction's output from its keepdims form: without the reduced dims unless
     ``keepdim``, and a 0-d array (not a NumPy scalar) when every dim is reduced."""
@@ -378,10 +385,15 @@ class Argmax(Function):
             raise RuntimeError(f"{self.op_name}(): does not support bool input; convert it "
                                "with .int() (or use .nonzero() to find the True elements)")
         if self.dim is None:
+            if math.prod(x.shape) == 0:
+                raise IndexError(f"{self.op_name}(): Expected reduction dim to be specified for "
+                                 f"input.numel() == 0 (input shape {shapes.fmt(x.shape)}); "
+                                 "give 'dim' to reduce along a non-empty dim")
             self.axis = None
             shape = (1,) * len(x.shape) if self.keepdim else ()
         else:
             self.axis = shapes.normalize_dim(self.op_name, self.dim, len(x.shape))
+            refuse_empty_dim(self.op_name, x.shape, self.axis)
             shape = shapes.reduce_shape(self.op_name, x.shape, self.dim, self.keepdim)
         return shape, dtypes.int64
 
@@ -429,11 +441,15 @@ class AllAny(Function):
 
     def infer(self, x):
         self.axes = _axes(self.kind, self.dim, len(x.shape))
-        return shapes.reduce_shape(self.kind, x.shape, self.dim, self.keepdim), dtypes.bool_
+        # PyTorch keeps uint8 (0 or 1), from the days when masks were uint8; others give bool
+        self.out_dtype = dtypes.uint8 if x._dtype is dtypes.uint8 else dtypes.bool_
+        return shapes.reduce_shape(self.kind, x.shape, self.dim, self.keepdim), self.out_dtype
 
     def forward(self, backend, x):
         # any: some element is nonzero; all: no element is zero.
         test = "ne" if self.kind == "any" else "eq"
         hits = backend.sum(backend.binary(test, x, x.dtype.type(0)), self.axes, self.keepdim)
         out = backend.binary("gt" if self.kind == "any" else "eq", hits, 0)
+        if self.out_dtype is not dtypes.bool_:
+            out = backend.astype(out, self.out_dtype)
         return backend.asarray(out, None) if getattr(out, "ndim", 0) == 0 else out
