@@ -286,3 +286,13 @@ def test_float_fills_beyond_an_integer_dtype_are_refused(torch_ref, device, valu
             continue
         got = make(mt, device, getattr(mt, name))
         np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
+
+
+def test_tensor_of_nans_gives_no_warning():
+    """The int64-overflow check must not warn (NumPy's 'All-NaN axis') on NaN data."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mt.tensor(float("nan")).isnan().item()
+        assert mt.tensor([[float("nan")], [float("nan")]]).isnan().all().item()
