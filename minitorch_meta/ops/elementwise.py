@@ -11,6 +11,7 @@ import math
 import sys
 
 from .. import dtypes
+from ..autograd.engine import input_gradient_is_used
 from . import complex_support, shapes
 from .complex_support import conj_tensor, over_conj, times_conj
 from .function import Function
@@ -94,6 +95,14 @@ class Binary(Function):
         if len(self.input_specs) == 2:
             return self.needs_input_grad
         return not self.reflected, self.reflected  # one tensor: 2 * x or, reflected, x * 2
+
+    def refuse_left_gradient(self, error: Exception) -> None:
+        """Raise ``error`` (the op has no derivative in its left operand, as ``zeta``'s
+        ``x``) when the running backward uses that gradient; not when only the right
+        operand's is asked for (``autograd.grad(zeta(x, q), q)``), as in PyTorch. A left
+        operand that needs a gradient is always a tensor, so input 0."""
+        if self.operand_needs()[0] and input_gradient_is_used(self, 0):
+            raise error
 
     def backward(self, backend, gy):
         g_left, g_right = self.grads(backend, gy)

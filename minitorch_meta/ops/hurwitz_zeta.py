@@ -8,7 +8,6 @@ one raises its ``NotImplementedError``, in backward.
 
 from __future__ import annotations
 
-from ..autograd.engine import input_gradient_is_used
 from .trigonometric import FloatBinary
 
 
@@ -43,15 +42,8 @@ class Zeta(FloatBinary):
             self.x, self.y = x, q
         return backend.binary("zeta", x, q)
 
-    def _check_needs(self):
-        """Refuse, as PyTorch, when the gradient in ``x`` (always input 0 when a tensor) is
-        asked for; not when only ``q``'s is (``autograd.grad(z, q)``)."""
-        need_x, _ = self.operand_needs()
-        if need_x and input_gradient_is_used(self, 0):
-            raise _no_derivative_in_x()
-
     def grads(self, backend, gy):
-        self._check_needs()
+        self.refuse_left_gradient(_no_derivative_in_x())
         x, q = self.x, self.y
         rise = backend.binary("zeta", backend.binary("add", x, x.dtype.type(1)), q)
         return None, backend.binary("mul", gy, backend.binary(
@@ -60,6 +52,6 @@ class Zeta(FloatBinary):
     def grads_graph(self, grad):
         from ..functions import _binary
 
-        self._check_needs()
+        self.refuse_left_gradient(_no_derivative_in_x())
         x, q = self.graph_operand(0, self.x), self.graph_operand(1, self.y)
         return None, grad * (-x * _binary(Zeta, x + 1, q))

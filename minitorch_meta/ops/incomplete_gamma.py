@@ -12,7 +12,6 @@ backward.
 
 from __future__ import annotations
 
-from ..autograd.engine import input_gradient_is_used
 from .trigonometric import FloatOnlyBinary
 
 
@@ -43,21 +42,19 @@ class Igamma(FloatOnlyBinary):
     def save(self, x, y, out):
         self.x, self.y = x, y
 
-    def _check_needs(self):
-        need_a, _ = self.operand_needs()
-        if need_a and input_gradient_is_used(self, 0):  # not when only x's is asked for
-            raise NotImplementedError(
-                f"the derivative for '{self.op_name}: input' is not implemented.")
+    def _no_derivative_in_a(self):
+        return NotImplementedError(
+            f"the derivative for '{self.op_name}: input' is not implemented.")
 
     def grads(self, backend, gy):
-        self._check_needs()
+        self.refuse_left_gradient(self._no_derivative_in_a())
         density = _density(backend, self.x, self.y)
         if self.sign < 0:
             density = backend.unary("neg", density)
         return None, backend.binary("mul", gy, density)
 
     def grads_graph(self, grad):
-        self._check_needs()
+        self.refuse_left_gradient(self._no_derivative_in_a())
         a, x = self.graph_operand(0, self.x), self.graph_operand(1, self.y)
         density = ((a - 1) * x.log() - x - a.lgamma()).exp()
         return None, grad * density if self.sign > 0 else -(grad * density)
