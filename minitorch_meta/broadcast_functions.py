@@ -16,6 +16,7 @@ from . import dtypes
 from .errors import ShapeRuntimeError
 from .ops import shapes
 from .size import Size
+from .tensor_arguments import require_tensor_list
 
 
 def broadcast_shapes(*shapes_) -> Size:
@@ -61,12 +62,7 @@ def broadcast_tensors(*tensors) -> tuple:
         TypeError for an argument that is not a Tensor; ShapeRuntimeError (a
         ``RuntimeError``, as PyTorch's) when the shapes do not broadcast.
     """
-    from .tensor import Tensor
-
-    for k, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"broadcast_tensors(): expected Tensor as element {k} in argument "
-                            f"0, but got {type(t).__name__}")
+    require_tensor_list("broadcast_tensors", tensors)
     out: tuple = ()
     for t in tensors:
         out = shapes.broadcast("broadcast_tensors", out, t._data.shape)

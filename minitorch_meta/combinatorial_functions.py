@@ -19,6 +19,7 @@ from .caller_warnings import warn_at_caller
 from .ops import shapes
 from .ops.block_diag import BlockDiag
 from .ops.vander import Vander
+from .tensor_arguments import require_tensor_list
 
 
 def block_diag(*tensors):
@@ -27,6 +28,7 @@ def block_diag(*tensors):
     Shape:
         ``(sum of rows, sum of columns)``; no tensor gives an empty ``(1, 0)`` float32.
     """
+    require_tensor_list("block_diag", tensors)
     if not tensors:
         from .factories import zeros
 
@@ -41,6 +43,7 @@ def _tensor_list(op: str, tensors) -> list:
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError(f"{op} expects a non-empty TensorList")
+    require_tensor_list(op, tensors)
     return tensors
 
 
@@ -96,7 +99,7 @@ def cartesian_prod(*tensors):
     Shape:
         ``(n0 * n1 * ..., number of tensors)``, or ``(n0,)`` for one tensor.
     """
-    tensors = _tensor_list("meshgrid", tensors)
+    tensors = _tensor_list("cartesian_prod", tensors)
     for t in tensors:
         _require_vector("cartesian_prod", t)
     if len(tensors) == 1:

@@ -9,15 +9,10 @@ from numbers import Number
 from typing import TYPE_CHECKING
 
 from .ops.complex_parts import Angle, Complex, Part, Polar, ViewAsComplex, ViewAsReal
+from .tensor_arguments import require_tensor
 
 if TYPE_CHECKING:  # tensor_methods.py imports this module: no import of tensor.py here
     from .tensor import Tensor
-
-
-def _tensor(op: str, name: str, position: int, value) -> None:
-    if not hasattr(value, "_data"):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
 
 
 def real(input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
@@ -27,7 +22,7 @@ def real(input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
     Shape:
         unchanged; the dtype is the parts' (complex64 -> float32).
     """
-    _tensor("real", "input", 1, input)
+    require_tensor("real", "input", input, 1)
     return Part()(input) if input.dtype.is_complex else input
 
 
@@ -40,7 +35,7 @@ def imag(input: Tensor) -> Tensor:  # noqa: A002
     Raises:
         RuntimeError: ``input`` is real (PyTorch's error).
     """
-    _tensor("imag", "input", 1, input)
+    require_tensor("imag", "input", input, 1)
     if not input.dtype.is_complex:
         raise RuntimeError(f"imag is not implemented for tensors with non-complex dtypes "
                            f"(got {input.dtype}); a real tensor's imaginary part is "
@@ -54,7 +49,7 @@ def view_as_real(input: Tensor) -> Tensor:  # noqa: A002
     Shape:
         ``(*s)`` -> ``(*s, 2)``.
     """
-    _tensor("view_as_real", "input", 1, input)
+    require_tensor("view_as_real", "input", input, 1)
     return ViewAsReal()(input)
 
 
@@ -64,7 +59,7 @@ def view_as_complex(input: Tensor) -> Tensor:  # noqa: A002
     Shape:
         ``(*s, 2)`` -> ``(*s)``.
     """
-    _tensor("view_as_complex", "input", 1, input)
+    require_tensor("view_as_complex", "input", input, 1)
     return ViewAsComplex()(input)
 
 
@@ -74,8 +69,8 @@ def complex(real: Tensor, imag: Tensor) -> Tensor:  # noqa: A001 - PyTorch's nam
     Shape:
         ``real`` and ``imag`` broadcast together.
     """
-    _tensor("complex", "real", 1, real)
-    _tensor("complex", "imag", 2, imag)
+    require_tensor("complex", "real", real, 1)
+    require_tensor("complex", "imag", imag, 2)
     return Complex()(real, imag)
 
 
@@ -86,8 +81,8 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002
     Shape:
         ``abs`` and ``angle`` broadcast together.
     """
-    _tensor("polar", "abs", 1, abs)
-    _tensor("polar", "angle", 2, angle)
+    require_tensor("polar", "abs", abs, 1)
+    require_tensor("polar", "angle", angle, 2)
     return Polar()(abs, angle)
 
 
@@ -98,7 +93,7 @@ def angle(input: Tensor) -> Tensor:  # noqa: A002
     Shape:
         unchanged; the dtype is real (complex64 -> float32, integers -> the default float).
     """
-    _tensor("angle", "input", 1, input)
+    require_tensor("angle", "input", input, 1)
     return Angle()(input)
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from . import dtypes
 from . import return_types as R
 from .autocasting import autocast_op
+from .int_arguments import as_int
 from .ops.cumprod import Cumprod
 from .ops.cumulative_extrema import Cummax, Cummin
 from .ops.logcumsumexp import Logcumsumexp
 from .ops.shapes import fmt, normalize_dim
-from .ops.split import as_int
 
 
 @autocast_op("cumprod")

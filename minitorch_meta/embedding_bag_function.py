@@ -30,6 +30,7 @@ from .nn.embedding_bag import _padding_row
 from .ops import embedding as embedding_ops
 from .ops import embedding_bag as bag_ops
 from .tensor import Tensor
+from .tensor_arguments import require_tensors
 
 MODE_CODES = {0: "sum", 1: "mean", 2: "max"}
 
@@ -55,6 +56,8 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
         are not 1-D, a ``padding_idx`` outside the table, and the op's errors;
         NotImplementedError for ``sparse=True``.
     """
+    require_tensors("embedding_bag", ("weight", weight), ("indices", indices),
+                    ("offsets", offsets))
     name = _mode_name(mode)
     if per_sample_weights is not None and name != "sum":
         raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")

@@ -22,6 +22,7 @@ from .errors import DtypeNotImplementedError, ShapeError
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
 from .ops.unsigned_shell import refuse_dtype
+from .random import generator_for
 from .tensor import Tensor, c_ordered
 
 
@@ -82,12 +83,26 @@ def empty(*size, dtype=None, layout=None, device=None, requires_grad: bool = Fal
 def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
          requires_grad: bool = False) -> Tensor:
     _check_layout("full", layout)
-    default = None if isinstance(fill_value, float) else (  # None: the default float dtype
-        dtypes.bool_ if isinstance(fill_value, bool) else
-        dtypes.default_complex_dtype() if isinstance(fill_value, complex) else dtypes.int64)
-    dtype, backend = _setup(dtype, device, default)
-    fill_value = fill_number("full", fill_value, dtype)  # -1 wraps in uint8, 300 is refused
+    dtype, backend = _setup(dtype, device, _full_dtype(fill_value))
+    # -1 wraps in uint8, 300 is refused
+    fill_value = fill_number("full", fill_value, dtype, "fill_value")
     return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
+
+
+def _full_dtype(fill_value):
+    """The dtype ``full`` gives ``fill_value`` without ``dtype=``, as PyTorch's argument
+    parser reads it: a bool is bool, a complex complex, anything with ``__index__`` (an int,
+    a NumPy integer) int64, and any other number (a NumPy float or bool) the default float
+    dtype (None here); a 0-d tensor is read by its value."""
+    if hasattr(fill_value, "_data") and fill_value.dim() == 0:
+        fill_value = fill_value.item()
+    if isinstance(fill_value, bool):
+        return dtypes.bool_
+    if isinstance(fill_value, complex):
+        return dtypes.default_complex_dtype()
+    if not isinstance(fill_value, float) and hasattr(fill_value, "__index__"):
+        return dtypes.int64
+    return None
 
 
 def zeros(*size, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -140,7 +155,7 @@ def rand(*size, generator=None, dtype=None, layout=None, device=None,
     dtype, backend = _setup(dtype, device)
     _require_float("rand", dtype)
     _check_layout("rand", layout)
-    rng = generator._for(backend) if generator is not None else None
+    rng = generator_for(generator, backend)
     shape = _sizes(size)
     if dtype.is_complex:
         values = _complex_draws(backend, backend.uniform(shape + (2,), 0.0, 1.0,
@@ -157,7 +172,7 @@ def randn(*size, generator=None, dtype=None, layout=None, device=None,
     dtype, backend = _setup(dtype, device)
     _require_float("randn", dtype)
     _check_layout("randn", layout)
-    rng = generator._for(backend) if generator is not None else None
+    rng = generator_for(generator, backend)
     shape = _sizes(size)
     if dtype.is_complex:
         values = _complex_draws(backend, backend.normal(shape + (2,), 0.0, 0.5 ** 0.5,
@@ -185,7 +200,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *, generator=None,
     if high <= low:
         raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
-    rng = generator._for(backend) if generator is not None else None
+    rng = generator_for(generator, backend)
     shape = _sizes((size,))  # a tuple, a list or a single int
     return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
 
@@ -213,7 +228,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     if not dtype.is_floating_point and n > 0 and n - 1 > np.iinfo(dtype.numpy).max:
         raise RuntimeError(f"randperm: value {n - 1} cannot be converted to type {dtype} "
                            "without overflow; use a wider dtype such as torch.int64")
-    rng = generator._for(backend) if generator is not None else None
+    rng = generator_for(generator, backend)
     return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 

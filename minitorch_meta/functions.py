@@ -10,6 +10,7 @@ from numbers import Number
 
 from . import dtypes
 from .autocasting import autocast_op
+from .number_arguments import as_float
 from .ops import (
     activations,
     division,
@@ -29,6 +30,7 @@ from .ops import split as splitting
 from .ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor
 from .ops.function import common_backend
 from .ops.shapes import fmt
+from .tensor_arguments import require_tensor_list
 from .variance import std, var  # noqa: F401 - functions of this module
 
 # ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
@@ -429,7 +431,11 @@ def sigmoid(input):
 @autocast_op("cat")
 def cat(tensors, dim: int = 0):
     """Join ``tensors`` along the existing dimension ``dim``."""
-    return layout.Cat(dim=dim)(*tensors)
+    try:
+        return layout.Cat(dim=dim)(*tensors)
+    except TypeError:  # checked only on failure: cat is on training paths
+        require_tensor_list("cat", tensors)
+        raise
 
 
 concat = cat
@@ -441,6 +447,7 @@ def stack(tensors, dim: int = 0):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    require_tensor_list("stack", tensors)
     dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
     return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0")
 
@@ -786,7 +793,7 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode; expected one "
                          f"of {', '.join(_CDIST_MODES)}")
-    return Cdist(p=float(p))(x1, x2)
+    return Cdist(p=as_float("cdist", "p", p))(x1, x2)
 
 
 _CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
@@ -848,7 +855,7 @@ def pdist(input, p: float = 2):
     (``PdistBackward0``; also ``nn.functional.pdist``)."""
     from .ops.pdist import Pdist
 
-    return Pdist(p=float(p))(input)
+    return Pdist(p=as_float("pdist", "p", p))(input)
 
 
 def channel_shuffle(input, groups: int):

@@ -19,6 +19,7 @@ from .ops import linalg_checks as checks
 from .ops.geqrf import Geqrf
 from .ops.matrix_arrays import split_result
 from .ops.shapes import fmt
+from .tensor_arguments import require_tensors
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -40,6 +41,7 @@ def geqrf(input: Tensor):
 
 def _check_reflectors(op: str, A: Tensor, tau: Tensor) -> None:
     """PyTorch's checks of ``(A, tau)``, in its order."""
+    require_tensors(op, ("input", A), ("tau", tau))
     if A.dim() < 2:
         raise RuntimeError(f"{op}: input must have at least 2 dimensions.")
     if tau.dim() - A.dim() != -1:
@@ -144,6 +146,7 @@ def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True,
 
 
 def _check_ormqr(op: str, input: Tensor, tau: Tensor, other: Tensor, left: bool) -> None:
+    require_tensors(op, ("input", input), ("input2", tau), ("input3", other))
     if input.dim() < 2:
         raise RuntimeError(f"{op}: input must have at least 2 dimensions.")
     if other.dim() < 2:

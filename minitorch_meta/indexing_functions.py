@@ -16,13 +16,14 @@ from __future__ import annotations
 from . import dtypes
 from . import functions as F
 from .autocasting import autocast_op
+from .int_arguments import as_int
 from .ops import shapes
 from .ops.index_put import IndexPut
 from .ops.masked_select import MaskedScatter, MaskedSelect
 from .ops.nonzero import count_nonzero
-from .ops.split import as_int
 from .ops.take_put import Put, Take
-from .scatter_functions import _in_place, _require_tensor, unwritten
+from .scatter_functions import _in_place, unwritten
+from .tensor_arguments import require_tensor
 
 
 def masked_select(input, mask):
@@ -33,14 +34,14 @@ def masked_select(input, mask):
         DataDependentShapeError (a ``NotImplementedError``) on meta: the length depends on
         the mask's values.
     """
-    _require_tensor("masked_select", "mask", 2, mask)
+    require_tensor("masked_select", "mask", mask, 2)
     return MaskedSelect(count=_true_count(mask))(input, mask)
 
 
 def masked_scatter(input, mask, source):
     """``input`` (broadcast with the bool ``mask``) with its elements where ``mask`` is True
     replaced, in C order, by the first elements of ``source`` (same dtype, read flat)."""
-    _require_tensor("masked_scatter", "source", 3, source)
+    require_tensor("masked_scatter", "source", source, 3)
     return MaskedScatter()(input, mask, source)
 
 
@@ -83,7 +84,7 @@ def put(input, index, source, accumulate: bool = False):
     ``accumulate``, added) at the positions of ``index`` (int64, as many as ``source``
     has elements; negative positions count from the end)."""
     index = F._index_tensor("put", index)
-    _require_tensor("put", "source", 3, source)
+    require_tensor("put", "source", source, 3)
     return Put(accumulate=bool(accumulate))(input, index, source)
 
 
@@ -93,7 +94,7 @@ def index_put(input, indices, values, accumulate: bool = False):
     added: repeated positions add up); ``indices`` is a tuple of int64/int32 tensors and
     bool masks over the leading dims, and ``values`` broadcast to the selection."""
     indices = _index_tuple(indices)
-    _require_tensor("index_put", "values", 3, values)
+    require_tensor("index_put", "values", values, 3)
     counts = tuple(_true_count(i) if i.dtype is dtypes.bool_ else None for i in indices)
     return IndexPut(accumulate=bool(accumulate), counts=counts)(input, values, *indices)
 

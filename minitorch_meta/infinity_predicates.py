@@ -10,19 +10,12 @@ from __future__ import annotations
 from . import dtypes
 from .functions import gt, lt
 from .math_functions import isinf
-
-
-def _require_tensor(name: str, input) -> None:
-    from .tensor import Tensor
-
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+from .tensor_arguments import require_tensor
 
 
 def isneginf(input):
     """Where ``input`` is minus infinity (never, for an integer or bool tensor)."""
-    _require_tensor("isneginf", input)
+    require_tensor("isneginf", "input", input, 1)
     if input.dtype in dtypes.UNSIGNED_SHELL:  # all False; no lt kernel for them in PyTorch
         return isinf(input)
     return isinf(input).logical_and(lt(input, 0))
@@ -30,7 +23,7 @@ def isneginf(input):
 
 def isposinf(input):
     """Where ``input`` is plus infinity (never, for an integer or bool tensor)."""
-    _require_tensor("isposinf", input)
+    require_tensor("isposinf", "input", input, 1)
     if input.dtype in dtypes.UNSIGNED_SHELL:  # all False; no gt kernel for them in PyTorch
         return isinf(input)
     return isinf(input).logical_and(gt(input, 0))
@@ -41,7 +34,7 @@ def isreal(input):
     part is 0 for a complex one."""
     from .factories import ones_like
 
-    _require_tensor("isreal", input)
+    require_tensor("isreal", "input", input, 1)
     if input.dtype.is_complex:
         return input.imag == 0
     return ones_like(input, dtype=dtypes.bool_)

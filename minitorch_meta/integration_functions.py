@@ -18,6 +18,7 @@ from numbers import Number
 from . import functions as F
 from . import shape_functions as SF
 from .ops import shapes
+from .tensor_arguments import require_tensor
 
 
 def _axis(op: str, y, dim: int) -> int:
@@ -52,7 +53,10 @@ def _spacing(op: str, y, x, axis: int):
     return right - left
 
 
-def _check_arguments(op: str, x, dx) -> None:
+def _check_arguments(op: str, y, x, dx) -> None:
+    require_tensor(op, "y", y, 1)
+    if x is not None:
+        require_tensor(op, "x", x, 2)
     if x is not None and dx is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments: give the "
                         "sample points x or the spacing dx, not both")
@@ -69,7 +73,7 @@ def trapezoid(y, x=None, *, dx: Number | None = None, dim: int = -1):
     Shape:
         ``y``'s shape without ``dim``.
     """
-    _check_arguments("trapezoid", x, dx)
+    _check_arguments("trapezoid", y, x, dx)
     axis = _axis("trapezoid", y, dim)
     if y.shape[axis] == 0:  # no interval: zeros, as PyTorch's (not part of any graph)
         from .factories import zeros
@@ -95,7 +99,7 @@ def cumulative_trapezoid(y, x=None, *, dx: Number | None = None, dim: int = -1):
     Shape:
         ``y``'s shape with one sample fewer along ``dim`` (none for an empty dim).
     """
-    _check_arguments("cumulative_trapezoid", x, dx)
+    _check_arguments("cumulative_trapezoid", y, x, dx)
     axis = _axis("cumulative_trapezoid", y, dim)
     left, right = _neighbours(y, axis)
     if x is None:

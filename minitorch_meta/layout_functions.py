@@ -16,14 +16,16 @@ from . import dtypes
 from . import functions as F
 from . import shape_functions as SF
 from .errors import DataDependentShapeError
+from .int_arguments import as_int
 from .ops import layout, shapes
 from .ops.diagonal_view import DiagEmbed, Diagonal
 from .ops.layout import GetItem
 from .ops.reorder import int_tuple
 from .ops.rotation import Rot90
 from .ops.sliding_window import SlidingWindows
-from .ops.split import _first_axis, _named, as_int, check_sections, narrow_pieces
+from .ops.split import _first_axis, _named, check_sections, narrow_pieces
 from .ops.view_scatter import DiagonalScatter, SelectScatter, SliceScatter
+from .tensor_arguments import require_tensor, require_tensor_list
 
 
 # -- diagonals --------------------------------------------------------------------------
@@ -259,9 +261,12 @@ def dsplit(input, indices_or_sections) -> tuple:
 # -- at least n dims, stacks --------------------------------------------------------------
 def _at_least_each(rank: int, tensors):
     """One tensor for one tensor given, a tuple for several or for a list/tuple of them."""
+    op = f"atleast_{rank}d"
     if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)):
+        require_tensor(op, "input", tensors[0], position=1)
         return SF._at_least(tensors[0], rank)
     items = tensors[0] if len(tensors) == 1 else tensors
+    require_tensor_list(op, items)
     return tuple(SF._at_least(t, rank) for t in items)
 
 
@@ -287,6 +292,7 @@ def column_stack(tensors):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("column_stack expects a non-empty TensorList")
+    require_tensor_list("column_stack", tensors)
     return SF.hstack([F.reshape(t, (t.numel(), 1)) if t.dim() <= 1 else t for t in tensors])
 
 

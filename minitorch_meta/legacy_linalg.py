@@ -16,6 +16,7 @@ from .caller_warnings import warn_at_caller
 from .householder import named_as, orgqr, ormqr
 from .ops import linalg_checks as checks
 from .ops.cholesky_solve import CholeskyInverse, CholeskySolve
+from .tensor_arguments import require_tensors
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -50,6 +51,7 @@ def triangular_solve(input: Tensor, A: Tensor, upper: bool = True,  # noqa: N803
         ``input`` ``(*, n, k)``, ``A`` ``(*, n, n)`` -> ``(*, n, k)`` and ``(*, n, n)``, batch
         broadcast.
     """
+    require_tensors("triangular_solve", ("input", input), ("A", A))
     warn_at_caller("torch.triangular_solve is deprecated in favor of "
                    "torch.linalg.solve_triangular and will be removed in a future PyTorch "
                    "release. torch.linalg.solve_triangular has its arguments reversed and "

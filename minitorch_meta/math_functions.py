@@ -14,6 +14,7 @@ from .functions import _find_tensor_type
 from .functions import call_binary as _call
 from .functions import pow as _pow
 from .ops import division, logical, rounding, ternary, unary_math
+from .tensor_arguments import require_tensors
 
 
 def _is_tensor(value) -> bool:
@@ -22,16 +23,7 @@ def _is_tensor(value) -> bool:
 
 def _tensors(op: str, input, other) -> None:
     """As PyTorch's logical ops, take two Tensors (no number)."""
-    _require_tensors(op, ("input", input), ("other", other))
-
-
-def _require_tensors(op: str, *named) -> None:
-    """PyTorch's TypeError for a number (or anything else) given where ``op`` takes only a
-    Tensor: ``named`` are ``(name, value)`` pairs in the order of the arguments."""
-    for position, (name, value) in enumerate(named, 1):
-        if not _is_tensor(value):
-            raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, "
-                            f"not {type(value).__name__}")
+    require_tensors(op, ("input", input), ("other", other))
 
 
 # -- unary math with floating-point results ------------------------------------------------
@@ -181,7 +173,7 @@ def fmod(input, other):
 # -- three operands ------------------------------------------------------------------------
 def lerp(input, end, weight):
     """``input + weight * (end - input)``; ``weight`` is a number or a tensor."""
-    _require_tensors("lerp", ("input", input), ("end", end))
+    require_tensors("lerp", ("input", input), ("end", end))
     if _is_tensor(weight):
         return ternary.Lerp()(input, end, weight)
     if weight is None:
@@ -193,12 +185,12 @@ def lerp(input, end, weight):
 @autocast_op("addcmul")
 def addcmul(input, tensor1, tensor2, *, value: Number = 1):
     """``input + value * tensor1 * tensor2``."""
-    _require_tensors("addcmul", ("input", input), ("tensor1", tensor1), ("tensor2", tensor2))
+    require_tensors("addcmul", ("input", input), ("tensor1", tensor1), ("tensor2", tensor2))
     return ternary.Addcmul(value)(input, tensor1, tensor2)
 
 
 @autocast_op("addcdiv")
 def addcdiv(input, tensor1, tensor2, *, value: Number = 1):
     """``input + value * tensor1 / tensor2``."""
-    _require_tensors("addcdiv", ("input", input), ("tensor1", tensor1), ("tensor2", tensor2))
+    require_tensors("addcdiv", ("input", input), ("tensor1", tensor1), ("tensor2", tensor2))
     return ternary.Addcdiv(value)(input, tensor1, tensor2)

@@ -18,6 +18,7 @@ from .ops import linalg_checks as checks
 from .ops import norms
 from .ops.linalg_spectral import LinalgEigh, LinalgPinv, LinalgSvd, tolerances
 from .ops.shapes import normalize_dim
+from .tensor_arguments import require_tensor_list
 
 _INF = math.inf
 _SVD_ORDERS = ("nuc", 2, -2)
@@ -270,6 +271,7 @@ def chain_matmul(*matrices):
     warn_at_caller("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
                   "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
                   "more tensors rather than multiple parameters.")
+    require_tensor_list("chain_matmul", matrices)
     for k, m in enumerate(matrices):
         if m.dim() != 2:
             raise RuntimeError(f"chain_matmul(): Tensor {k} must be 2D but got {m.dim()}D")

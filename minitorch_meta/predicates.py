@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import dtypes
+from .tensor_arguments import require_tensor
 
 if TYPE_CHECKING:  # tensor.py imports the methods from here, so no import at load time
     from .tensor import Tensor
@@ -14,19 +15,19 @@ if TYPE_CHECKING:  # tensor.py imports the methods from here, so no import at lo
 
 def is_floating_point(input: Tensor) -> bool:  # noqa: A002 - PyTorch's name
     """Whether ``input``'s dtype is a floating-point one (float16, float32, float64)."""
-    _require_tensor("is_floating_point", "input", 1, input)
+    require_tensor("is_floating_point", "input", input, 1)
     return input.dtype.is_floating_point
 
 
 def is_complex(input: Tensor) -> bool:  # noqa: A002
     """Whether ``input``'s dtype is complex (complex64, complex128)."""
-    _require_tensor("is_complex", "input", 1, input)
+    require_tensor("is_complex", "input", input, 1)
     return input.dtype.is_complex
 
 
 def is_signed(input: Tensor) -> bool:  # noqa: A002
     """Whether ``input``'s dtype holds negative numbers (all but bool and the unsigned)."""
-    _require_tensor("is_signed", "input", 1, input)
+    require_tensor("is_signed", "input", input, 1)
     return input.dtype not in (dtypes.bool_, dtypes.uint8) and \
         input.dtype not in dtypes.UNSIGNED_SHELL
 
@@ -37,7 +38,7 @@ def is_nonzero(input: Tensor) -> bool:  # noqa: A002
     Raises:
         RuntimeError: ``input`` has no element or more than one; or it is on meta (no value).
     """
-    _require_tensor("is_nonzero", "input", 1, input)
+    require_tensor("is_nonzero", "input", input, 1)
     count = input.numel()
     if count != 1:
         amount = "no values" if count == 0 else "more than one value"
@@ -49,8 +50,8 @@ def is_nonzero(input: Tensor) -> bool:  # noqa: A002
 
 def is_same_size(input: Tensor, other: Tensor) -> bool:  # noqa: A002
     """Whether ``input`` and ``other`` have the same shape."""
-    _require_tensor("is_same_size", "input", 1, input)
-    _require_tensor("is_same_size", "other", 2, other)
+    require_tensor("is_same_size", "input", input, 1)
+    require_tensor("is_same_size", "other", other, 2)
     return input.shape == other.shape
 
 
@@ -69,7 +70,7 @@ def ndimension(self: Tensor) -> int:
 def is_inference(input: Tensor) -> bool:  # noqa: A002
     """Whether this is a PyTorch "inference tensor": never here, as tensors made under
     ``inference_mode`` are ordinary ones (docs/differences.md)."""
-    _require_tensor("is_inference", "input", 1, input)
+    require_tensor("is_inference", "input", input, 1)
     return False
 
 
@@ -93,19 +94,11 @@ def short(self: Tensor) -> Tensor:
     return self.to(dtypes.int16)
 
 
-def _require_tensor(function: str, name: str, position: int, value) -> None:
-    from .tensor import Tensor
-
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
-                        f"Tensor, not {type(value).__name__}")
-
-
 def is_distributed(input: Tensor) -> bool:  # noqa: A002 - PyTorch's name
     """False: no tensor here is a distributed tensor (PyTorch's answer for ordinary ones).
 
     Raises:
         TypeError: ``input`` is not a tensor.
     """
-    _require_tensor("is_distributed", "input", 1, input)
+    require_tensor("is_distributed", "input", input, 1)
     return False

@@ -19,6 +19,7 @@ from .int_arguments import is_int
 from .ops import batched_products as bp
 from .ops import shapes
 from .ops.cross import LinalgCross
+from .tensor_arguments import require_tensors
 
 
 @autocast_op("bmm")
@@ -96,6 +97,7 @@ def vdot(input, other):
 def inner(input, other):
     """The sum of products over the last dims: ``out[i.., j..] = sum_k input[i.., k] *
     other[j.., k]``; a 0-d operand multiplies the other."""
+    require_tensors("inner", ("input", input), ("other", other))
     if input.dim() == 0 or other.dim() == 0:
         return input * other
     if input.shape[-1] != other.shape[-1]:
@@ -177,6 +179,7 @@ def kron(input, other):
         both padded with leading 1s to one rank, then the sizes multiplied dim by dim:
         ``(a0, a1) x (b0, b1) -> (a0*b0, a1*b1)``.
     """
+    require_tensors("kron", ("input", input), ("other", other))
     ndim = max(input.dim(), other.dim())
     sa = (1,) * (ndim - input.dim()) + tuple(input.shape)
     sb = (1,) * (ndim - other.dim()) + tuple(other.shape)
@@ -191,6 +194,7 @@ def kron(input, other):
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along ``dim`` (``linalg.cross``). Without ``dim``,
     the first dim of size 3, with PyTorch's deprecation warning."""
+    require_tensors("cross", ("input", input), ("other", other))
     if dim is None:
         warn_at_caller("Using torch.cross without specifying the dim arg is deprecated.\n"
                       "Please either pass the dim explicitly or simply use torch.linalg.cross."

@@ -151,3 +151,19 @@ class Generator:
             raise RuntimeError(f"expected a '{backend.device.type}' generator for a tensor on "
                                f"'{backend.device}', got a generator on '{self.device}'")
         return self._rng
+
+
+def generator_for(generator, backend):
+    """The backend generator that ``generator=`` names for a tensor on ``backend``: None
+    (the device's default) for None.
+
+    Raises:
+        TypeError: ``generator`` is not a ``Generator`` (PyTorch's message);
+        RuntimeError: it belongs to another device type.
+    """
+    if generator is None:
+        return None
+    if not isinstance(generator, Generator):
+        raise TypeError(f"argument 'generator' must be torch.Generator, not "
+                        f"{type(generator).__name__}")
+    return generator._for(backend)

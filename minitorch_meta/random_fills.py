@@ -20,6 +20,7 @@ from numbers import Number
 
 from . import dtypes
 from .caller_warnings import warn_at_caller
+from .number_arguments import as_float
 from .ops.unsigned_shell import refuse_dtype
 from .type_info import finfo, iinfo
 
@@ -97,6 +98,7 @@ def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None):
         RuntimeError for ``sigma <= 0`` or a tensor that is not floating-point.
     """
     self._check_inplace("cauchy_")
+    median, sigma = as_float("cauchy_", "median", median), as_float("cauchy_", "sigma", sigma)
     if not sigma > 0.0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
     _require_float("cauchy_", "Cauchy", self)
@@ -105,7 +107,7 @@ def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None):
         angle = backend.binary("mul", backend.binary("sub", _uniform(self, generator), 0.5),
                                math.pi)
         return backend.binary("add", backend.binary("mul", backend.unary("tan", angle),
-                                                    float(sigma)), float(median))
+                                                    sigma), median)
     return _fill(self, values)
 
 
@@ -119,12 +121,13 @@ def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None):
     from .tensor import _rng
 
     self._check_inplace("log_normal_")
+    mean, std = as_float("log_normal_", "mean", mean), as_float("log_normal_", "std", std)
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
     require_real_samples("log_normal_", self)
 
     def values(backend):
-        return backend.unary("exp", backend.normal(tuple(self.shape), float(mean), float(std),
+        return backend.unary("exp", backend.normal(tuple(self.shape), mean, std,
                                                    _work_dtype(self), _rng(generator, self)))
     return _fill(self, values)
 

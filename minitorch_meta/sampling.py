@@ -10,11 +10,8 @@ from __future__ import annotations
 from numbers import Number
 
 from .ops import sampling
+from .random import generator_for
 from .tensor import Tensor
-
-
-def _rng(generator, backend):
-    return None if generator is None else generator._for(backend)
 
 
 def _is_number(value) -> bool:
@@ -49,13 +46,13 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
                         "when mean and std are both numbers; with a tensor mean or std the "
                         "result takes its shape, dtype and device")
     if mean_tensor and std_tensor:
-        return sampling.Normal(generator=_rng(generator, mean._backend))(mean, std)
+        return sampling.Normal(generator=generator_for(generator, mean._backend))(mean, std)
     tensor, other = (mean, std) if mean_tensor else (std, mean)
     if not _is_number(other):
         raise TypeError(f"normal(): {'std' if mean_tensor else 'mean'} must be a Tensor or a "
                         f"number, not {type(other).__name__}")
     key = "std_value" if mean_tensor else "mean_value"
-    return sampling.Normal(generator=_rng(generator, tensor._backend),
+    return sampling.Normal(generator=generator_for(generator, tensor._backend),
                            **{key: float(other)})(tensor)
 
 
@@ -67,14 +64,14 @@ def _normal_numbers(mean: float, std: float, size, generator, dtype, device,
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     dtype, backend = _setup(dtype, device)
     _require_float("normal", dtype)
-    array = backend.normal(_sizes((size,)), mean, std, dtype, _rng(generator, backend))
+    array = backend.normal(_sizes((size,)), mean, std, dtype, generator_for(generator, backend))
     return _finish(array, backend, requires_grad)
 
 
 def bernoulli(input, *, generator=None) -> Tensor:
     """1 with probability ``input`` (elementwise, in [0, 1]), else 0, in ``input``'s dtype
     and shape. The gradient through the samples is zero, as in PyTorch."""
-    return sampling.Bernoulli(generator=_rng(generator, input._backend))(input)
+    return sampling.Bernoulli(generator=generator_for(generator, input._backend))(input)
 
 
 def multinomial(input, num_samples: int, replacement: bool = False, *,
@@ -89,7 +86,7 @@ def multinomial(input, num_samples: int, replacement: bool = False, *,
                         f"{type(num_samples).__name__}")
     return sampling.Multinomial(num_samples=num_samples.__index__(),
                                 replacement=bool(replacement),
-                                generator=_rng(generator, input._backend))(input)
+                                generator=generator_for(generator, input._backend))(input)
 
 
 def randint_like(input, low: int = 0, high: int | None = None, *, generator=None, dtype=None,
@@ -111,5 +108,6 @@ def randint_like(input, low: int = 0, high: int | None = None, *, generator=None
                            f">= to={high}")
     options = _like(input, dtype, device, requires_grad, layout, "randint_like")
     dtype, backend = _setup(options["dtype"], options["device"])
-    array = backend.integers(tuple(input.shape), low, high, dtype, _rng(generator, backend))
+    rng = generator_for(generator, backend)
+    array = backend.integers(tuple(input.shape), low, high, dtype, rng)
     return _in_format(input, _finish(array, backend, False), memory_format, requires_grad)

@@ -17,11 +17,12 @@ from . import functions as F
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
+from .int_arguments import as_int
 from .ops.index_update import IndexAdd, IndexCopy, IndexFill
 from .ops.masked import fill_value
 from .ops.scatter import Scatter
 from .ops.scatter_reduce import ScatterReduce
-from .ops.split import as_int
+from .tensor_arguments import require_tensor
 
 
 def scatter(input, dim: int, index, src=None, *, value=None, reduce: str | None = None):
@@ -46,7 +47,7 @@ def scatter_add(input, dim: int, index, src):
     (positions listed twice get both): ``out[i][index[i][j]] += src[i][j]`` for dim 1."""
     dim = as_int("scatter_add", "dim", dim)
     index = F._index_tensor("scatter_add", index)
-    _require_tensor("scatter_add", "src", 3, src)
+    require_tensor("scatter_add", "src", src, 3)
     return Scatter(op_name="scatter_add", dim=dim, add=True)(input, index, src)
 
 
@@ -55,7 +56,7 @@ def index_add(input, dim: int, index, source, *, alpha: Number = 1):
     positions of ``index`` (a vector of int64 or int32; repeated positions add twice)."""
     dim = as_int("index_add", "dim", dim)
     index = F._index_tensor("index_add", index)
-    _require_tensor("index_add", "source", 4, source)
+    require_tensor("index_add", "source", source, 4)
     return IndexAdd(dim=dim, alpha=alpha)(input, index, source)
 
 
@@ -65,7 +66,7 @@ def index_copy(input, dim: int, index, source):
     vector) replaced by ``source``'s slices, in order."""
     dim = as_int("index_copy", "dim", dim)
     index = F._index_tensor("index_copy", index)
-    _require_tensor("index_copy", "source", 4, source)
+    require_tensor("index_copy", "source", source, 4)
     return IndexCopy(dim=dim)(input, index, source)
 
 
@@ -144,12 +145,6 @@ def _source_or_value(op: str, src, value) -> tuple:
     return None, number
 
 
-def _require_tensor(op: str, name: str, position: int, value) -> None:
-    if not hasattr(value, "_data"):
-        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
-
-
 def _scatter_reduced(input, dim: int, index, source, number, reduce: str):
     """``scatter(..., reduce='add' | 'multiply')``: ``scatter_reduce`` with ``'sum'`` or
     ``'prod'``, the input included; a number ``value`` is spread over the index's shape."""
@@ -175,7 +170,7 @@ def scatter_reduce(input, dim: int, index, src, reduce: str, *, include_self: bo
     ``include_self=False`` the input's values at those positions are left out."""
     dim = as_int("scatter_reduce", "dim", dim)
     index = F._index_tensor("scatter_reduce", index)
-    _require_tensor("scatter_reduce", "src", 4, src)
+    require_tensor("scatter_reduce", "src", src, 4)
     if not isinstance(reduce, str):
         raise TypeError(f"scatter_reduce(): argument 'reduce' (position 5) must be str, not "
                         f"{type(reduce).__name__}")
@@ -198,7 +193,7 @@ def index_reduce(input, dim: int, index, source, reduce: str, *, include_self: b
 
     dim = as_int("index_reduce", "dim", dim)
     index = F._index_tensor("index_reduce", index)
-    _require_tensor("index_reduce", "source", 3, source)
+    require_tensor("index_reduce", "source", source, 3)
     if not isinstance(reduce, str):
         raise TypeError(f"index_reduce(): argument 'reduce' must be str, not "
                         f"{type(reduce).__name__}")

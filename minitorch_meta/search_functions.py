@@ -10,10 +10,11 @@ from numbers import Number
 
 from . import dtypes
 from . import functions as F
+from .int_arguments import as_int
 from .ops.histc import Histc
 from .ops.isin import ISIN_BOOL, Isin
 from .ops.searchsorted import Bucketize, SearchSorted
-from .ops.split import as_int
+from .tensor_arguments import require_tensor
 
 
 def searchsorted(sorted_sequence, input, *, out_int32: bool = False,  # noqa: A002
@@ -28,11 +29,11 @@ def searchsorted(sorted_sequence, input, *, out_int32: bool = False,  # noqa: A0
     Shape:
         ``input``'s shape; int64, or int32 with ``out_int32``.
     """
-    _require_tensor("searchsorted", "sorted_sequence", sorted_sequence)
+    require_tensor("searchsorted", "sorted_sequence", sorted_sequence)
     values = _as_tensor("searchsorted", "input", input, sorted_sequence)
     right = _side_to_right(_flag("searchsorted", "right", right), side)
     if sorter is not None:
-        _require_tensor("searchsorted", "sorter", sorter)
+        require_tensor("searchsorted", "sorter", sorter)
     return SearchSorted(right=right, out_int32=_flag("searchsorted", "out_int32", out_int32))(
         sorted_sequence, values, sorter)
 
@@ -46,7 +47,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False, right: bool = False
     Shape:
         ``input``'s shape; int64, or int32 with ``out_int32``.
     """
-    _require_tensor("bucketize", "boundaries", boundaries)
+    require_tensor("bucketize", "boundaries", boundaries)
     values = _as_tensor("bucketize", "input", input, boundaries)
     return Bucketize(right=_flag("bucketize", "right", right),
                      out_int32=_flag("bucketize", "out_int32", out_int32))(boundaries, values)
@@ -107,18 +108,13 @@ def histc(input, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
     Shape:
         ``(bins,)``, the input's dtype.
     """
-    _require_tensor("histc", "input", input)
+    require_tensor("histc", "input", input)
     bins = as_int("histc", "bins", bins)
     for name, value in (("min", min), ("max", max)):
         if not _is_number(value):
             raise TypeError(f"histc(): argument '{name}' must be Number, not "
                             f"{type(value).__name__}")
     return Histc(bins=bins, min=float(min), max=float(max))(input)
-
-
-def _require_tensor(op: str, name: str, value) -> None:
-    if not _is_tensor(value):
-        raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(value).__name__}")
 
 
 def _is_number(value) -> bool:

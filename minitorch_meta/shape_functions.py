@@ -9,21 +9,23 @@ composition: every input made at least 1-, 2- or 3-D, then one ``cat``.
 from __future__ import annotations
 
 from . import functions as F
+from .int_arguments import as_int
 from .ops import views
+from .tensor_arguments import require_tensor_list
 
 
 def narrow(input, dim: int, start, length: int):
     """``length`` elements of ``dim`` from ``start`` (an int or a 0-d integer tensor;
     negative counts from the end), as a view."""
-    return views.Narrow(views.as_int("narrow", "dim", dim), views.as_int("narrow", "start", start),
-                        views.as_int("narrow", "length", length))(input)
+    return views.Narrow(as_int("narrow", "dim", dim), as_int("narrow", "start", start),
+                        as_int("narrow", "length", length))(input)
 
 
 def select(input, dim: int, index: int):
     """The slice at ``index`` along ``dim``, that dim removed (``x.select(1, 0)`` is
     ``x[:, 0]``), as a view."""
-    return views.Select(views.as_int("select", "dim", dim),
-                        views.as_int("select", "index", index))(input)
+    return views.Select(as_int("select", "dim", dim),
+                        as_int("select", "index", index))(input)
 
 
 def movedim(input, source, destination):
@@ -53,14 +55,15 @@ def unflatten(input, dim: int, sizes):
     if isinstance(sizes, int) or not hasattr(sizes, "__iter__"):
         raise TypeError(f"unflatten(): argument 'sizes' must be tuple of ints, not "
                         f"{type(sizes).__name__}")
-    sizes = tuple(views.as_int("unflatten", "sizes", s) for s in sizes)
-    return views.Unflatten(dim=views.as_int("unflatten", "dim", dim), sizes=sizes)(input)
+    sizes = tuple(as_int("unflatten", "sizes", s) for s in sizes)
+    return views.Unflatten(dim=as_int("unflatten", "dim", dim), sizes=sizes)(input)
 
 
 def _stack_inputs(op: str, tensors) -> list:
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError(f"{op} expects a non-empty TensorList")
+    require_tensor_list(op, tensors)
     return tensors
 
 

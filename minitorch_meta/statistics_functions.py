@@ -10,9 +10,9 @@ from numbers import Number
 from . import return_types as R
 from .autocasting import autocast_op
 from .autograd.graph_node import number_outputs
+from .int_arguments import as_int
 from .ops import order_statistics as OS
 from .ops.quantile import Quantile
-from .ops.split import as_int
 
 
 def argsort(input, dim: int = -1, descending: bool = False, *, stable: bool = False):

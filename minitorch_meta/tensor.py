@@ -30,7 +30,9 @@ from .ops.function import _observers as _op_observers  # a list, changed in plac
 from .ops.layout import Clone, GetItem
 from .ops.masked import fill_number
 from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim, torch_index_axes
+from .random import generator_for
 from .size import Size
+from .tensor_arguments import require_tensor
 from .tensor_methods import TensorMethods
 from .versions import VersionCounter
 
@@ -649,6 +651,7 @@ class Tensor(TensorMethods):
             from .factories import tensor
 
             source = tensor(source)
+        require_tensor("copy_", "other", source, position=1)
         if not broadcasts_to(source.shape, self.shape):
             from .ops.shapes import ShapeError, fmt
 
@@ -845,9 +848,8 @@ def _copy_slots(source: Tensor, target: Tensor) -> None:
 
 
 def _rng(generator, tensor):
-    if generator is None:
-        return None
-    return generator._for(tensor._backend)
+    """The backend generator for drawing into ``tensor`` (random.generator_for)."""
+    return generator_for(generator, tensor._backend)
 
 
 def _parse_to(args, kwargs):

@@ -60,6 +60,7 @@ from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops import nonzero_static as NZS
 from .ops.views import MatrixTranspose
+from .tensor_arguments import require_tensor
 from .utils import dlpack as DL
 
 
@@ -277,6 +278,7 @@ class TensorMethods:
         return layout.View(shape=_shape_args(shape))(self)
 
     def view_as(self, other):
+        require_tensor("view_as", "other", other, position=1)
         return self.view(tuple(other.shape))
 
     def reshape(self, *shape):
@@ -293,6 +295,7 @@ class TensorMethods:
         return layout.Expand(shape=_shape_args(shape))(self)
 
     def expand_as(self, other):
+        require_tensor("expand_as", "other", other, position=1)
         return self.expand(tuple(other.shape))
 
     # new tensors with this tensor's dtype and device unless given (PyTorch's ``new_*``).
@@ -382,6 +385,7 @@ class TensorMethods:
         return MatrixTranspose()(self)
 
     def reshape_as(self, other):
+        require_tensor("reshape_as", "other", other, position=1)
         return F.reshape(self, tuple(other.shape))
 
     @property

@@ -5,8 +5,8 @@ they raise ``DataDependentShapeError`` on meta, as PyTorch's meta does.
 
 from __future__ import annotations
 
+from .int_arguments import as_int
 from .ops import unique as U
-from .ops.split import as_int
 
 
 def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A002

@@ -13,6 +13,7 @@ import math
 from .. import functions
 from ..autocasting import autocast_op
 from ..tensor import Tensor
+from ..tensor_arguments import require_tensors
 from . import init
 from .module import Module
 from .parameter import add_weight_and_bias
@@ -31,6 +32,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     Raises:
         RuntimeError: the shapes do not fit (PyTorch's messages).
     """
+    require_tensors("bilinear", ("input1", input1), ("input2", input2), ("weight", weight),
+                    *(() if bias is None else (("bias", bias),)))
     batch = _check_shapes(tuple(input1.shape), tuple(input2.shape), tuple(weight.shape),
                           None if bias is None else tuple(bias.shape))
     x1 = input1.reshape(-1, input1.shape[-1])

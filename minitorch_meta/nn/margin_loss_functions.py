@@ -22,6 +22,7 @@ from ..factories import ones_like, zeros_like
 from ..ops import loss, margin_loss
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
+from ..tensor_arguments import require_tensors
 from ._reduction import legacy_reduction
 from .similarity import pairwise_distance
 
@@ -62,6 +63,8 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     Raises:
         ShapeError: inputs of different numbers of dimensions.
     """
+    require_tensors("margin_ranking_loss", ("input1", input1), ("input2", input2),
+                    ("target", target))
     reduction = _reduction("margin_ranking_loss", size_average, reduce, reduction)
     if not input1.dim() == input2.dim() == target.dim():
         raise ShapeError("margin_ranking_loss", f"all input tensors should have the same number "
@@ -116,6 +119,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
             dimensions for it.
     """
     op = "cosine_embedding_loss"
+    require_tensors(op, ("input1", input1), ("input2", input2), ("target", target))
     reduction = _reduction(op, size_average, reduce, reduction)
     dim = target.dim()
     if dim > 1:
@@ -135,6 +139,8 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
 
 
 def _require_same_ndim(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    require_tensors("triplet_margin_loss", ("anchor", anchor), ("positive", positive),
+                    ("negative", negative))
     if not anchor.dim() == positive.dim() == negative.dim():
         raise ShapeError("triplet_margin_loss",
                          f"the anchor, positive, and negative tensors are expected to have the "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..autocasting import autocast_op
 from ..tensor import Tensor
+from ..tensor_arguments import require_tensor
 from . import functional as F
 from .recurrent_steps import run_recurrent
 
@@ -63,7 +64,7 @@ def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None
                         f"not {type(hx).__name__}")
     if len(hx) != 2:
         raise RuntimeError(f"lstm_cell expects two hidden states, got {len(hx)}")
-    _check_arguments(4, input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
+    _check_arguments("lstm_cell", 4, input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
     _, state = run_recurrent("LSTM", F.linear(input, w_ih, b_ih), tuple(hx), w_hh, b_hh)
     return state
 
@@ -80,20 +81,27 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
     Raises:
         RuntimeError: the sizes do not fit (PyTorch's messages).
     """
-    _check_arguments(3, input, (hx,), w_ih, w_hh, b_ih, b_hh)
+    _check_arguments("gru_cell", 3, input, (hx,), w_ih, w_hh, b_ih, b_hh)
     _, h = run_recurrent("GRU", F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
     return h
 
 
 def _elman(mode: str, input, hx, w_ih, w_hh, b_ih, b_hh) -> Tensor:
-    _check_arguments(1, input, (hx,), w_ih, w_hh, b_ih, b_hh)
+    _check_arguments(f"{mode.lower()}_cell", 1, input, (hx,), w_ih, w_hh, b_ih, b_hh)
     _, h = run_recurrent(mode, F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
     return h
 
 
-def _check_arguments(gates: int, input: Tensor, states: tuple, w_ih: Tensor, w_hh: Tensor,
-                     b_ih, b_hh) -> None:
-    """PyTorch's checks of a cell's sizes, in its order, then one dtype for all."""
+def _check_arguments(op: str, gates: int, input: Tensor, states: tuple, w_ih: Tensor,
+                     w_hh: Tensor, b_ih, b_hh) -> None:
+    """PyTorch's checks of ``op``'s arguments: their types, its sizes in its order, then
+    one dtype for all."""
+    arguments = (("input", input), ("hx", states[0]), ("w_ih", w_ih), ("w_hh", w_hh),
+                 ("b_ih", b_ih), ("b_hh", b_hh))
+    for position, (name, value) in enumerate(arguments, 1):
+        # (lstm_cell has checked its pair of states; the biases are optional)
+        if value is not None and not (name == "hx" and gates == 4):
+            require_tensor(op, name, value, position)
     _check_sizes(gates, input, states, w_ih, w_hh)
     if not input.is_floating_point():
         # PyTorch's LSTM and GRU steps refuse integers too; its Elman steps promote them

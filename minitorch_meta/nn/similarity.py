@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import functions
 from ..autocasting import autocast_op
 from ..tensor import Tensor
+from ..tensor_arguments import require_tensors
 from .module import Module
 
 
@@ -59,6 +60,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     Shape:
         ``(*, D)`` twice (broadcastable) -> ``(*)`` (``(*, 1)`` with ``keepdim``).
     """
+    require_tensors("pairwise_distance", ("x1", x1), ("x2", x2))
     last = max(x1.dim(), x2.dim()) - 1
     return functions._composed(functions.norm(x1 - x2 + eps, p, last, keepdim), "NormBackward1")
 

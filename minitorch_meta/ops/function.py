@@ -35,6 +35,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph_node import GraphNode
 from ..dtypes import UNSIGNED_SHELL as _SHELL
 from ..errors import DeviceError
+from ..tensor_arguments import not_a_tensor_error
 from ..versions import modified_error
 from . import complex_support, graph_backward, unsigned_shell
 
@@ -123,14 +124,20 @@ class Function(GraphNode):
         # Complex and uint16/32/64 inputs reach only the ops that take them. On the common
         # path this costs one read of each input's ``dtype.restricted`` (a slot) in the one-
         # and two-input cases, and a short loop in the general one.
-        if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
-                      and inputs[0]._backend is inputs[1]._backend):  # two on one device
-            backend = inputs[0]._backend
-            restricted = inputs[0]._dtype.restricted or (not single
-                                                         and inputs[1]._dtype.restricted)
-        else:
-            backend, inputs = placed_inputs(self.op_name, inputs)
-            restricted = any(t is not None and t._dtype.restricted for t in inputs)
+        try:  # (free in Python 3.11 unless something raises)
+            if single or (len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None
+                          and inputs[0]._backend is inputs[1]._backend):  # two on one device
+                backend = inputs[0]._backend
+                restricted = inputs[0]._dtype.restricted or (not single
+                                                             and inputs[1]._dtype.restricted)
+            else:
+                backend, inputs = placed_inputs(self.op_name, inputs)
+                restricted = any(t is not None and t._dtype.restricted for t in inputs)
+        except AttributeError:
+            # a string or list where a Tensor belongs: PyTorch's TypeError, not ours
+            if (error := not_a_tensor_error(self.op_name, inputs)) is not None:
+                raise error from None
+            raise
         if restricted:
             self._check_restricted_inputs(inputs)
         specs = self.infer(*inputs)

@@ -117,12 +117,16 @@ def fill_scalar(op: str, value: Number, dtype):
     return _bound_scalar(op, "value", value, dtype)
 
 
-def fill_number(op: str, value, dtype):
+def fill_number(op: str, value, dtype, name: str = "value"):
     """A Python number given to fill a tensor of ``dtype`` (``fill_``, ``full``) as PyTorch
     takes it: an int beyond 64 bits is its argument parser's OverflowError, the rest is
     converted and checked by ``fill_scalar`` (``-1`` wraps to 255 in uint8, 300 is refused
     in int8), for integer and bool dtypes. Other values (a Tensor, a NumPy scalar) are
     returned as they are."""
+    if not isinstance(value, Number) and not hasattr(value, "_data") \
+            and getattr(value, "shape", None) != ():  # (a 0-d array: a NumPy scalar)
+        raise TypeError(f"{op}(): argument '{name}' must be a Number or a 0-d Tensor, not "
+                        f"{type(value).__name__}")
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or dtype.is_floating_point or dtype.is_complex:
         return value  # (a float dtype takes any float, beyond its range as inf)

@@ -9,9 +9,9 @@ Each backward undoes the move: flip again, roll back, sum the copies.
 from __future__ import annotations
 
 from .. import dtypes
+from ..int_arguments import as_int
 from . import shapes
 from .function import Function
-from .split import as_int
 
 
 class Flip(Function):

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ..errors import DtypeMismatchError, ShapeError, ShapeRuntimeError
+from ..int_arguments import as_int
 
 
 def fmt(shape) -> str:
@@ -160,7 +161,7 @@ def view_shape(op: str, shape, new_shape) -> tuple:
             return tuple(new_shape)
         if inferred == 1 and known and numel % known == 0:
             return tuple([numel // known if s == -1 else s for s in new_shape])
-    new_shape = tuple(int(s) for s in new_shape)
+    new_shape = tuple(as_int(op, "shape", s) for s in new_shape)  # (a str: TypeError)
     unknown = [i for i, s in enumerate(new_shape) if s == -1]
     if len(unknown) > 1:
         raise ShapeError(op, f"only one dimension can be inferred (-1), got {fmt(new_shape)}")

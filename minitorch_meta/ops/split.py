@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 
 from ..autograd.graph_node import number_outputs
+from ..int_arguments import as_int
 from . import shapes
 from .layout import GetItem
 
@@ -65,17 +66,6 @@ def chunk_sizes(length: int, chunks: int) -> tuple[list[int], str]:
     if size == 0 and length == 0:
         return [0] * chunks, "SplitWithSizesBackward0"
     return split_sizes(length, size), "SplitBackward0"
-
-
-def as_int(op: str, name: str, value) -> int:
-    """``value`` as a Python int (NumPy ints too, bools not), else a TypeError."""
-    if isinstance(value, bool):
-        raise TypeError(f"{op}(): argument '{name}' must be int, not bool")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{op}(): argument '{name}' must be int, not "
-                        f"{type(value).__name__}") from None
 
 
 def sections_of(split_size_or_sections) -> int | list[int]:

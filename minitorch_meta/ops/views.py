@@ -10,22 +10,11 @@ on. The ``grad_fn`` names are PyTorch's (``SliceBackward0``, ``SelectBackward0``
 from __future__ import annotations
 
 import math
-import operator
 
+from ..int_arguments import as_int
 from . import shapes
 from .function import Function
 from .layout import GetItem, Permute, Transpose, View
-
-
-def as_int(op: str, name: str, value) -> int:
-    """``value`` as an int (a NumPy integer or a 0-d integer tensor too; a bool is no int).
-
-    Raises:
-        TypeError for anything else.
-    """
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
-    return operator.index(value)
 
 
 def _require_dims(op: str, shape) -> None:
