@@ -182,10 +182,14 @@ def split_with_sizes(input, split_sizes, dim: int = 0) -> tuple:
                          "SplitWithSizesBackward0")
 
 
-def tensor_split(input, indices_or_sections, dim: int = 0) -> tuple:
+def tensor_split(input, indices_or_sections=None, dim: int = 0, *, sections=None,
+                 indices=None, tensor_indices_or_sections=None) -> tuple:
     """Views of ``input`` along ``dim``: ``n`` pieces as equal as can be (the first
-    ``length % n`` one longer), or cut before each listed index (a list, or a tensor)."""
-    cuts = _sections_or_indices(indices_or_sections)
+    ``length % n`` one longer), or cut before each listed index (a list, or a tensor).
+    The second argument may be given by any of the names of PyTorch's overloads."""
+    cuts = _sections_or_indices(_one_split_argument(
+        "tensor_split", indices_or_sections=indices_or_sections, sections=sections,
+        indices=indices, tensor_indices_or_sections=tensor_indices_or_sections))
     if input.dim() == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
                            "tensor with 0 dims")
@@ -226,6 +230,17 @@ def _sections_or_indices(value):
     return value.__index__()
 
 
+def _one_split_argument(op: str, **given):
+    """The one of ``given`` (the names PyTorch's overloads give the split's second
+    argument: ``sections``, ``indices``, ...) that was passed."""
+    passed = [name for name, value in given.items() if value is not None]
+    if len(passed) != 1:
+        names = " or ".join(f"'{name}'" for name in given)
+        raise TypeError(f"{op}() expected exactly one of the arguments {names}, got "
+                        f"{len(passed)}" + (f" ({', '.join(passed)})" if passed else ""))
+    return given[passed[0]]
+
+
 def _split_along(op: str, input, sections, min_dims: int, axis: int) -> tuple:
     """``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along ``axis``, an int of
     sections having to divide the dim."""
@@ -242,20 +257,25 @@ def _split_along(op: str, input, sections, min_dims: int, axis: int) -> tuple:
     return tensor_split(input, sections, axis)
 
 
-def hsplit(input, indices_or_sections) -> tuple:
+def hsplit(input, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """``tensor_split`` along dim 1 (dim 0 for a vector); sections must divide it."""
-    axis = 0 if input.dim() == 1 else 1
-    return _split_along("hsplit", input, indices_or_sections, 1, axis)
+    split = _one_split_argument("hsplit", indices_or_sections=indices_or_sections,
+                                sections=sections, indices=indices)
+    return _split_along("hsplit", input, split, 1, 0 if input.dim() == 1 else 1)
 
 
-def vsplit(input, indices_or_sections) -> tuple:
+def vsplit(input, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """``tensor_split`` along dim 0 of a tensor of at least 2 dims; sections must divide it."""
-    return _split_along("vsplit", input, indices_or_sections, 2, 0)
+    split = _one_split_argument("vsplit", indices_or_sections=indices_or_sections,
+                                sections=sections, indices=indices)
+    return _split_along("vsplit", input, split, 2, 0)
 
 
-def dsplit(input, indices_or_sections) -> tuple:
+def dsplit(input, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """``tensor_split`` along dim 2 of a tensor of at least 3 dims; sections must divide it."""
-    return _split_along("dsplit", input, indices_or_sections, 3, 2)
+    split = _one_split_argument("dsplit", indices_or_sections=indices_or_sections,
+                                sections=sections, indices=indices)
+    return _split_along("dsplit", input, split, 3, 2)
 
 
 # -- at least n dims, stacks --------------------------------------------------------------

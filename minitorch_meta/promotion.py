@@ -11,14 +11,24 @@ from . import dtypes
 from .tensor import Tensor
 
 
-def result_type(tensor1, tensor2) -> dtypes.dtype:
-    """The dtype of an arithmetic op between ``tensor1`` and ``tensor2`` (each a Tensor or a
-    Python number): a 0-d tensor or a number widens a tensor with dimensions only when it
-    is of a higher kind (bool < integer < float < complex), as in ``tensor1 + tensor2``.
+def result_type(tensor=None, other=None, *, scalar=None, scalar1=None,
+                scalar2=None) -> dtypes.dtype:
+    """The dtype of an arithmetic op between two operands (each a Tensor or a Python
+    number): a 0-d tensor or a number widens a tensor with dimensions only when it is of a
+    higher kind (bool < integer < float < complex), as in ``tensor + other``.
+
+    The operands go positionally or by the names of PyTorch's overloads: ``(tensor,
+    other)``, ``(scalar, tensor)``, ``(scalar1, scalar2)``; the answer does not depend on
+    their order.
 
     Raises:
-        TypeError: an argument is neither a Tensor nor a number.
+        TypeError: not two operands, or one that is neither a Tensor nor a number.
     """
+    operands = [v for v in (tensor, other, scalar, scalar1, scalar2) if v is not None]
+    if len(operands) != 2:
+        raise TypeError(f"result_type() takes two operands (tensor and other, scalar and "
+                        f"tensor, or scalar1 and scalar2), got {len(operands)}")
+    tensor1, tensor2 = operands
     if not all(isinstance(v, Tensor) or _is_number(v) for v in (tensor1, tensor2)):
         raise TypeError(f"result_type(): expected each argument to be a Tensor or a Number, "
                         f"got ({type(tensor1).__name__}, {type(tensor2).__name__})")

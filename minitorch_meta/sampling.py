@@ -68,9 +68,16 @@ def _normal_numbers(mean: float, std: float, size, generator, dtype, device,
     return _finish(array, backend, requires_grad)
 
 
-def bernoulli(input, *, generator=None) -> Tensor:
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
     """1 with probability ``input`` (elementwise, in [0, 1]), else 0, in ``input``'s dtype
-    and shape. The gradient through the samples is zero, as in PyTorch."""
+    and shape. The gradient through the samples is zero, as in PyTorch.
+
+    With ``p`` (a number, or a tensor that broadcasts to ``input``), the probability is ``p``
+    and only ``input``'s shape, dtype and device are used: ``bernoulli_`` of a new tensor.
+    Such samples carry no graph (PyTorch's node there raises on backward).
+    """
+    if p is not None:
+        return input.new_empty(input.shape).bernoulli_(p, generator=generator)
     return sampling.Bernoulli(generator=generator_for(generator, input._backend))(input)
 
 

@@ -71,6 +71,22 @@ def _shape_args(shape) -> tuple:
     return tuple(shape)
 
 
+def _positional_or_keyword(op: str, name: str, positional: tuple, keyword) -> tuple:
+    """A method's varargs as given (``x.view(2, 3)``, ``x.view((2, 3))``), or its keyword
+    ``x.view(size=(2, 3))`` as the one positional argument; not both ways at once."""
+    if keyword is None:
+        return positional
+    if positional:
+        raise TypeError(f"{op}() got '{name}' both as positional arguments and as the keyword "
+                        f"{name}=; give it one way")
+    return (keyword,)
+
+
+def _ints_given(op: str, name: str, positional: tuple, keyword) -> tuple:
+    """The ints of ``_positional_or_keyword``: ``(2, 3)`` for each of its three forms."""
+    return _shape_args(_positional_or_keyword(op, name, positional, keyword))
+
+
 class TensorMethods:
     """Operators and named methods shared by every ``Tensor``."""
 
@@ -274,25 +290,25 @@ class TensorMethods:
     def __rxor__(self, other):
         return F._binary(logical.BitwiseXor, other, self)
 
-    def view(self, *shape):
-        return layout.View(shape=_shape_args(shape))(self)
+    def view(self, *shape, size=None):
+        return layout.View(shape=_ints_given("view", "size", shape, size))(self)
 
     def view_as(self, other):
         require_tensor("view_as", "other", other, position=1)
         return self.view(tuple(other.shape))
 
-    def reshape(self, *shape):
-        return F.reshape(self, _shape_args(shape))
+    def reshape(self, *sizes, shape=None):
+        return F.reshape(self, _ints_given("reshape", "shape", sizes, shape))
 
     @property
     def T(self):  # noqa: N802 - PyTorch's name
         return F.permute(self, tuple(reversed(range(self.dim()))))
 
-    def permute(self, *dims):
-        return F.permute(self, _shape_args(dims))
+    def permute(self, *order, dims=None):
+        return F.permute(self, _ints_given("permute", "dims", order, dims))
 
-    def expand(self, *shape):
-        return layout.Expand(shape=_shape_args(shape))(self)
+    def expand(self, *shape, size=None):
+        return layout.Expand(shape=_ints_given("expand", "size", shape, size))(self)
 
     def expand_as(self, other):
         require_tensor("expand_as", "other", other, position=1)
@@ -314,25 +330,31 @@ class TensorMethods:
             args = (Size(size),)
         return construct("new", self._dtype, self.device, args, device)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False):
-        """An uninitialised tensor of ``size`` (ints, or one tuple)."""
+    def new_empty(self, *sizes, size=None, dtype=None, device=None,
+                  requires_grad: bool = False):
+        """An uninitialised tensor of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import empty, new_options
 
-        return empty(*size, **new_options(self, "new_empty", size, dtype, device,
-                                          requires_grad))
+        sizes = _positional_or_keyword("new_empty", "size", sizes, size)
+        return empty(*sizes, **new_options(self, "new_empty", sizes, dtype, device,
+                                           requires_grad))
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False):
-        """Zeros of ``size`` (ints, or one tuple)."""
+    def new_zeros(self, *sizes, size=None, dtype=None, device=None,
+                  requires_grad: bool = False):
+        """Zeros of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import new_options, zeros
 
-        return zeros(*size, **new_options(self, "new_zeros", size, dtype, device,
-                                          requires_grad))
+        sizes = _positional_or_keyword("new_zeros", "size", sizes, size)
+        return zeros(*sizes, **new_options(self, "new_zeros", sizes, dtype, device,
+                                           requires_grad))
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False):
-        """Ones of ``size`` (ints, or one tuple)."""
+    def new_ones(self, *sizes, size=None, dtype=None, device=None,
+                 requires_grad: bool = False):
+        """Ones of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import new_options, ones
 
-        return ones(*size, **new_options(self, "new_ones", size, dtype, device, requires_grad))
+        sizes = _positional_or_keyword("new_ones", "size", sizes, size)
+        return ones(*sizes, **new_options(self, "new_ones", sizes, dtype, device, requires_grad))
 
     def new_full(self, size, fill_value, *, dtype=None, device=None,
                  requires_grad: bool = False):
@@ -361,20 +383,17 @@ class TensorMethods:
     roll, tril, triu, diag, trace = F.roll, F.tril, F.triu, F.diag, F.trace
     index_select, gather = F.index_select, F.gather
 
-    def flip(self, *dims, **keywords):
+    def flip(self, *order, dims=None):
         """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=(0, 1))`` alike."""
-        if keywords.keys() - {"dims"} or (dims and keywords):
-            raise TypeError(f"flip() takes the dims as ints, one tuple or dims=, but got "
-                            f"{len(dims)} positional argument(s) and keyword(s) "
-                            f"{sorted(keywords)}")
-        return F.flip(self, keywords["dims"] if keywords else _shape_args(dims))
+        return F.flip(self, _ints_given("flip", "dims", order, dims))
 
-    def repeat(self, *repeats):
-        """``x.repeat(2, 3)`` and ``x.repeat((2, 3))`` alike (see ``functions.repeat``)."""
-        if not repeats:
+    def repeat(self, *counts, repeats=None):
+        """``x.repeat(2, 3)``, ``x.repeat((2, 3))`` and ``x.repeat(repeats=(2, 3))`` alike
+        (see ``functions.repeat``)."""
+        if not counts and repeats is None:
             raise TypeError("repeat() missing 1 required positional argument: 'repeats' (one "
                             "int per dimension, e.g. x.repeat(2, 1))")
-        return F.repeat(self, _shape_args(repeats))
+        return F.repeat(self, _ints_given("repeat", "repeats", counts, repeats))
     # more shape ops (shape_functions.py), selection and sampling
     narrow, select, unflatten, nonzero = SF.narrow, SF.select, SF.unflatten, SF.nonzero
     movedim, moveaxis, swapaxes, swapdims = SF.movedim, SF.moveaxis, SF.swapaxes, SF.swapdims
@@ -399,10 +418,10 @@ class TensorMethods:
         allocated)."""
         return self.numel() * self._dtype.itemsize
 
-    def bernoulli(self, *, generator=None):
+    def bernoulli(self, p=None, *, generator=None):
         from .sampling import bernoulli
 
-        return bernoulli(self, generator=generator)
+        return bernoulli(self, p, generator=generator)
 
     def multinomial(self, num_samples: int, replacement: bool = False, *, generator=None):
         from .sampling import multinomial
