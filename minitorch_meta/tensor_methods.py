@@ -20,6 +20,7 @@ from . import covariance as CV
 from . import cumulative_functions as CF
 from . import deprecated_resizing as DR
 from . import diagonal_fill as DF
+from . import dtypes
 from . import functions as F
 from . import histogram_functions as HI
 from . import householder as HH
@@ -59,6 +60,7 @@ from .caller_warnings import warn_at_caller
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops import nonzero_static as NZS
+from .ops.view_dtype import ViewDtype
 from .ops.views import MatrixTranspose
 from .tensor_arguments import require_tensor
 from .utils import dlpack as DL
@@ -290,7 +292,14 @@ class TensorMethods:
     def __rxor__(self, other):
         return F._binary(logical.BitwiseXor, other, self)
 
-    def view(self, *shape, size=None):
+    def view(self, *shape, size=None, dtype=None):
+        """The same elements in a new shape (``view(2, 3)``, ``view((2, 3))``,
+        ``view(size=...)``), or the same memory read as another dtype (``view(torch.int32)``,
+        ``view(dtype=...)``: ops/view_dtype.py)."""
+        if dtype is not None or (len(shape) == 1 and isinstance(shape[0], dtypes.dtype)):
+            if size is not None or len(shape) > (dtype is None):
+                raise TypeError("view() takes a shape or a dtype, not both")
+            return ViewDtype(dtype=dtype or shape[0])(self)
         return layout.View(shape=_ints_given("view", "size", shape, size))(self)
 
     def view_as(self, other):
