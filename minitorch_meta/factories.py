@@ -494,12 +494,9 @@ def _in_format(input: Tensor, made: Tensor, memory_format, requires_grad: bool,
     return made.requires_grad_(True) if requires_grad else made
 
 
-def new_options(tensor: Tensor, name: str, size: tuple, dtype, device,
-                requires_grad: bool) -> dict:
+def new_options(tensor: Tensor, dtype, device, requires_grad: bool) -> dict:
     """The keywords of ``tensor.new_<name>(*size, ...)``: ``tensor``'s dtype and device
-    unless given. ``size`` is required, as in PyTorch (``new_zeros(())`` is a 0-d tensor)."""
-    if not size:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    unless given (the methods have checked that ``size`` was given)."""
     return _like(tensor, dtype, device, requires_grad)
 
 

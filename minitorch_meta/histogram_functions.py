@@ -25,7 +25,7 @@ from .scatter_functions import index_add
 from .search_functions import searchsorted
 
 
-def histogram(input, bins, *, range=None, weight=None, density: bool = False):  # noqa: A002
+def histogram(input, bins=100, *, range=None, weight=None, density: bool = False):  # noqa: A002
     """``(hist, bin_edges)`` of the floating-point ``input`` (any shape, flattened).
 
     ``bins`` is a number of equal-width bins (over ``range``, a ``(min, max)`` pair, else

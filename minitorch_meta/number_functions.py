@@ -84,6 +84,8 @@ def sum_to_size(self, *size):
     """``self`` summed down to ``size`` (a shape ``self`` can be expanded from): each dim of
     size 1 in ``size`` where ``self``'s is larger, and each leading dim ``size`` lacks, is
     summed; ``self`` itself when the shapes are equal."""
+    if not size:
+        raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
     size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
     shape = tuple(self.shape)
     lead = len(shape) - len(size)

@@ -75,8 +75,11 @@ def _shape_args(shape) -> tuple:
 
 def _positional_or_keyword(op: str, name: str, positional: tuple, keyword) -> tuple:
     """A method's varargs as given (``x.view(2, 3)``, ``x.view((2, 3))``), or its keyword
-    ``x.view(size=(2, 3))`` as the one positional argument; not both ways at once."""
+    ``x.view(size=(2, 3))`` as the one positional argument; not both ways at once, and not
+    neither (``x.view(())`` is the empty shape; ``x.view()`` a TypeError, as in PyTorch)."""
     if keyword is None:
+        if not positional:
+            raise TypeError(f'{op}() missing 1 required positional arguments: "{name}"')
         return positional
     if positional:
         raise TypeError(f"{op}() got '{name}' both as positional arguments and as the keyword "
@@ -345,8 +348,7 @@ class TensorMethods:
         from .factories import empty, new_options
 
         sizes = _positional_or_keyword("new_empty", "size", sizes, size)
-        return empty(*sizes, **new_options(self, "new_empty", sizes, dtype, device,
-                                           requires_grad))
+        return empty(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None,
                   requires_grad: bool = False):
@@ -354,8 +356,7 @@ class TensorMethods:
         from .factories import new_options, zeros
 
         sizes = _positional_or_keyword("new_zeros", "size", sizes, size)
-        return zeros(*sizes, **new_options(self, "new_zeros", sizes, dtype, device,
-                                           requires_grad))
+        return zeros(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None,
                  requires_grad: bool = False):
@@ -363,7 +364,7 @@ class TensorMethods:
         from .factories import new_options, ones
 
         sizes = _positional_or_keyword("new_ones", "size", sizes, size)
-        return ones(*sizes, **new_options(self, "new_ones", sizes, dtype, device, requires_grad))
+        return ones(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_full(self, size, fill_value, *, dtype=None, device=None,
                  requires_grad: bool = False):
@@ -372,8 +373,7 @@ class TensorMethods:
         from .factories import check_size_sequence, full, new_options
 
         check_size_sequence("new_full", size)
-        return full(size, fill_value, **new_options(self, "new_full", (size,), dtype, device,
-                                                    requires_grad))
+        return full(size, fill_value, **new_options(self, dtype, device, requires_grad))
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False):
         """A copy of ``data`` in this tensor's dtype and on its device unless given; it

@@ -138,3 +138,47 @@ def test_full_reads_a_0d_tensor_fill_value_by_its_value(torch_ref, value):
     theirs = torch_ref.full((2,), torch_ref.tensor(value))
     assert str(ours.dtype) == str(theirs.dtype)
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda t, x: t.nn.functional.leaky_relu(x - 2, t.tensor(0.1)),
+    lambda t, x: t.addcmul(x, x, x, value=t.tensor(2.0)),
+    lambda t, x: x.hardshrink(t.tensor(1.5)),
+    lambda t, x: t.nn.functional.elu(x - 2, t.tensor(0.5)),
+], ids=["leaky_relu slope", "addcmul value", "hardshrink lambd", "elu alpha"])
+def test_a_0d_tensor_without_grad_stands_for_a_number(torch_ref, call):
+    """PyTorch's argument parser reads such a tensor as its number (it was refused here)."""
+    ours = call(mt, mt.arange(4.0))
+    theirs = call(torch_ref, torch_ref.arange(4.0))
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_a_0d_tensor_that_requires_grad_is_no_number(torch_ref):
+    for framework in (mt, torch_ref):
+        with pytest.raises(TypeError, match="must be Number, not Tensor"):
+            framework.ones(2).hardshrink(framework.tensor(0.5, requires_grad=True))
+
+
+@pytest.mark.parametrize("call,error,message", [
+    (lambda x: x.fill_(x.new_ones(1)), RuntimeError,
+     "fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions"),
+    (lambda x: x.view(), TypeError, 'view\\(\\)'),
+    (lambda x: x.reshape(), TypeError, 'missing 1 required positional arguments: "shape"'),
+    (lambda x: x.permute(), TypeError, 'missing 1 required positional arguments: "dims"'),
+    (lambda x: x.flip(), TypeError, 'missing 1 required positional arguments: "dims"'),
+    (lambda x: x.expand(), TypeError, 'missing 1 required positional arguments: "size"'),
+    (lambda x: x.sum_to_size(), TypeError, 'missing 1 required positional arguments: "size"'),
+    (lambda x: x.new_zeros(), TypeError, 'missing 1 required positional arguments: "size"'),
+], ids=["fill_ 1-d value", "view", "reshape", "permute", "flip", "expand", "sum_to_size",
+        "new_zeros"])
+def test_pytorchs_errors_for_a_missing_or_unfit_argument(torch_ref, call, error, message):
+    for framework in (mt, torch_ref):
+        with pytest.raises(error, match=message):
+            call(framework.ones(3))
+
+
+def test_histogram_has_pytorchs_100_bins_by_default(torch_ref):
+    data = np.linspace(0.0, 1.0, 37)
+    ours, theirs = mt.tensor(data).histogram(), torch_ref.tensor(data).histogram()
+    np.testing.assert_array_equal(ours.hist.numpy(), theirs.hist.numpy())
+    np.testing.assert_allclose(ours.bin_edges.numpy(), theirs.bin_edges.numpy())

@@ -607,15 +607,19 @@ def _slope(value):
 
 
 def _python_number(value, if_tensor: str, if_other: str):
-    """``value`` as a Python number, so that type promotion sees its kind: a NumPy scalar is
-    unwrapped (np.float32 is no Python float); a Tensor raises ``TypeError(if_tensor)``, any
-    other type ``TypeError(if_other)`` with ``{type}`` replaced by its type's name."""
+    """``value`` as a Python number, so that type promotion sees its kind: a NumPy scalar and
+    a 0-d tensor that does not require grad are unwrapped (np.float32 is no Python float);
+    another Tensor raises ``TypeError(if_tensor)``, any other type ``TypeError(if_other)``
+    with ``{type}`` replaced by its type's name."""
     if type(value) in (float, int, bool):
         return value
     from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
 
     if isinstance(value, Tensor):
-        raise TypeError(if_tensor)
+        # PyTorch's argument parser reads a 0-d tensor that needs no gradient as a number
+        if value.dim() != 0 or value.requires_grad:
+            raise TypeError(if_tensor)
+        return value.item()
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()
     if isinstance(value, (float, int)):

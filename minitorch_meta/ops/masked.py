@@ -127,6 +127,9 @@ def fill_number(op: str, value, dtype, name: str = "value"):
             and getattr(value, "shape", None) != ():  # (a 0-d array: a NumPy scalar)
         raise TypeError(f"{op}(): argument '{name}' must be a Number or a 0-d Tensor, not "
                         f"{type(value).__name__}")
+    if hasattr(value, "_data") and value.dim() != 0:
+        raise RuntimeError(f"{op} only supports 0-dimension value tensor but got tensor with "
+                           f"{value.dim()} dimensions.")
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or dtype.is_floating_point or dtype.is_complex:
         return value  # (a float dtype takes any float, beyond its range as inf)
