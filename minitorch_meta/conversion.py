@@ -93,8 +93,8 @@ def scalar_tensor(s: Number, *, dtype=None, device=None, requires_grad: bool = F
         TypeError: ``s`` is not a number.
         RuntimeError: ``s`` does not fit ``dtype`` (300 as uint8, NaN as int64).
     """
-    if getattr(s, "shape", None) == () and isinstance(s, np.generic):
-        s = s.item()  # a NumPy scalar is a number here, as in PyTorch
+    if getattr(s, "shape", None) == () and (isinstance(s, np.generic) or hasattr(s, "_data")):
+        s = s.item()  # a NumPy scalar or a 0-d tensor is a number here, as in PyTorch
     if not isinstance(s, Number) or isinstance(s, complex):
         raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
                         f"{type(s).__name__}")

@@ -19,6 +19,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .errors import DtypeNotImplementedError, ShapeError
+from .int_arguments import varargs_or_keyword
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
 from .ops.unsigned_shell import refuse_dtype
@@ -66,13 +67,14 @@ def _setup(dtype, device, default=None):
     return dtype, get_backend(device)
 
 
-def empty(*size, dtype=None, layout=None, device=None, requires_grad: bool = False,
+def empty(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad: bool = False,
           pin_memory: bool = False, memory_format=None) -> Tensor:
     """An uninitialised tensor (on meta: a shape only, whatever the size), laid out as
     ``memory_format`` (``contiguous_format`` by default; ``channels_last`` for a 4-D one)."""
     _check_layout("empty", layout)
     dtype, backend = _setup(dtype, device)
-    made = _finish(backend.empty(_sizes(size), dtype), backend, requires_grad)
+    made = _finish(backend.empty(_sizes(varargs_or_keyword("empty", "size", sizes, size)),
+                                 dtype), backend, requires_grad)
     if memory_format is None:
         return made
     from .memory_format_functions import empty as in_format
@@ -105,16 +107,20 @@ def _full_dtype(fill_value):
     return None
 
 
-def zeros(*size, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def zeros(*sizes, size=None, dtype=None, layout=None, device=None,
+          requires_grad: bool = False) -> Tensor:
     _check_layout("zeros", layout)
     dtype, backend = _setup(dtype, device)
-    return _finish(backend.full(_sizes(size), 0, dtype), backend, requires_grad)
+    shape = _sizes(varargs_or_keyword("zeros", "size", sizes, size))
+    return _finish(backend.full(shape, 0, dtype), backend, requires_grad)
 
 
-def ones(*size, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def ones(*sizes, size=None, dtype=None, layout=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     _check_layout("ones", layout)
     dtype, backend = _setup(dtype, device)
-    return _finish(backend.full(_sizes(size), 1, dtype), backend, requires_grad)
+    shape = _sizes(varargs_or_keyword("ones", "size", sizes, size))
+    return _finish(backend.full(shape, 1, dtype), backend, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
@@ -149,14 +155,14 @@ def _matrix_size(name: str, position: int, value) -> int:
     return int(value)
 
 
-def rand(*size, generator=None, dtype=None, layout=None, device=None,
+def rand(*sizes, size=None, generator=None, dtype=None, layout=None, device=None,
           requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1) (complex: real and imaginary parts each uniform)."""
     dtype, backend = _setup(dtype, device)
     _require_float("rand", dtype)
     _check_layout("rand", layout)
     rng = generator_for(generator, backend)
-    shape = _sizes(size)
+    shape = _sizes(varargs_or_keyword("rand", "size", sizes, size))
     if dtype.is_complex:
         values = _complex_draws(backend, backend.uniform(shape + (2,), 0.0, 1.0,
                                                          dtype.to_real(), rng), shape, dtype)
@@ -165,7 +171,7 @@ def rand(*size, generator=None, dtype=None, layout=None, device=None,
     return _finish(values, backend, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, layout=None, device=None,
+def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=None,
           requires_grad: bool = False) -> Tensor:
     """Standard normal samples (complex: real and imaginary parts each normal of variance
     1/2, so that ``|z|²`` has mean 1, as PyTorch's)."""
@@ -173,7 +179,7 @@ def randn(*size, generator=None, dtype=None, layout=None, device=None,
     _require_float("randn", dtype)
     _check_layout("randn", layout)
     rng = generator_for(generator, backend)
-    shape = _sizes(size)
+    shape = _sizes(varargs_or_keyword("randn", "size", sizes, size))
     if dtype.is_complex:
         values = _complex_draws(backend, backend.normal(shape + (2,), 0.0, 0.5 ** 0.5,
                                                         dtype.to_real(), rng), shape, dtype)

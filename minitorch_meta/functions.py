@@ -30,7 +30,7 @@ from .ops import split as splitting
 from .ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor
 from .ops.function import common_backend
 from .ops.shapes import fmt
-from .tensor_arguments import require_tensor_list
+from .tensor_arguments import require_tensor_list, require_tensor_sequence
 from .variance import std, var  # noqa: F401 - functions of this module
 
 # ``Tensor``, looked up on the first binary op: ``tensor.py`` imports this module, so it
@@ -431,6 +431,7 @@ def sigmoid(input):
 @autocast_op("cat")
 def cat(tensors, dim: int = 0):
     """Join ``tensors`` along the existing dimension ``dim``."""
+    require_tensor_sequence("cat", tensors)
     try:
         return layout.Cat(dim=dim)(*tensors)
     except TypeError:  # checked only on failure: cat is on training paths
@@ -444,6 +445,7 @@ concat = cat
 @autocast_op("stack")
 def stack(tensors, dim: int = 0):
     """Join ``tensors`` (all of one shape) along a new dimension ``dim``."""
+    require_tensor_sequence("stack", tensors)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")

@@ -26,3 +26,22 @@ def as_int(op: str, name: str, value) -> int:
     except TypeError:
         raise TypeError(f"{op}(): argument '{name}' must be int, not "
                         f"{type(value).__name__}") from None
+
+
+def varargs_or_keyword(op: str, name: str, positional: tuple, keyword,
+                           required: bool = False) -> tuple:
+    """A function's varargs as given (``x.view(2, 3)``, ``x.view((2, 3))``, ``zeros(2, 3)``),
+    or its keyword (``x.view(size=(2, 3))``, ``zeros(size=(2, 3))``) as the one positional
+    argument; not both ways at once.
+
+    Neither way is the empty shape (``x.view(*shape)`` of a 0-d tensor's shape, which the
+    package itself writes) unless the argument is ``required`` (``new_zeros(())`` is a 0-d
+    tensor, ``new_zeros()`` a TypeError, as in PyTorch)."""
+    if keyword is None:
+        if required and not positional:
+            raise TypeError(f'{op}() missing 1 required positional arguments: "{name}"')
+        return positional
+    if positional:
+        raise TypeError(f"{op}() got '{name}' both as positional arguments and as the keyword "
+                        f"{name}=; give it one way")
+    return (keyword,)

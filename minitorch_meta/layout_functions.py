@@ -25,7 +25,7 @@ from .ops.rotation import Rot90
 from .ops.sliding_window import SlidingWindows
 from .ops.split import _first_axis, _named, check_sections, narrow_pieces
 from .ops.view_scatter import DiagonalScatter, SelectScatter, SliceScatter
-from .tensor_arguments import require_tensor, require_tensor_list
+from .tensor_arguments import require_tensor, require_tensor_list, require_tensor_sequence
 
 
 # -- diagonals --------------------------------------------------------------------------
@@ -309,6 +309,7 @@ def atleast_3d(*tensors):
 def column_stack(tensors):
     """Tensors side by side as columns: 0-d and 1-d ones become ``(n, 1)`` columns, then
     ``hstack``."""
+    require_tensor_sequence("column_stack", tensors)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("column_stack expects a non-empty TensorList")

@@ -11,12 +11,12 @@ from a fixed seed instead). A ``Generator`` passed as ``generator=`` is independ
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import zlib
 
 from .backends import registry
 from .device import to_device
-from .int_arguments import is_int
 
 
 def manual_seed(seed: int) -> Generator:
@@ -24,9 +24,11 @@ def manual_seed(seed: int) -> Generator:
     ``torch.default_generator``."""
     from .default_generator import default_generator as cpu_generator
 
-    if not is_int(seed):
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        # (a NumPy integer or a 0-d integer tensor is an int; a float is refused, where
+        # PyTorch would silently drop its fraction)
         raise TypeError(f"manual_seed expects an int, got {seed!r}")
-    registry.set_seed(seed)
+    registry.set_seed(operator.index(seed))
     return cpu_generator
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import functions as F
 from .int_arguments import as_int
 from .ops import views
-from .tensor_arguments import require_tensor_list
+from .tensor_arguments import require_tensor_list, require_tensor_sequence
 
 
 def narrow(input, dim: int, start, length: int):
@@ -60,6 +60,7 @@ def unflatten(input, dim: int, sizes):
 
 
 def _stack_inputs(op: str, tensors) -> list:
+    require_tensor_sequence(op, tensors)
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError(f"{op} expects a non-empty TensorList")

@@ -62,3 +62,11 @@ def require_tensor_list(op: str, tensors, argument: int | str = 0) -> None:
         if not is_tensor(value):
             raise TypeError(f"{op}(): expected Tensor as element {position} in argument "
                             f"{argument}, but got {type(value).__name__}")
+
+
+def require_tensor_sequence(op: str, tensors) -> None:
+    """PyTorch's ``TypeError`` for one Tensor where ``op`` takes a sequence of them
+    (``torch.cat(x)`` would otherwise join ``x``'s rows)."""
+    if hasattr(tensors, "_data"):
+        raise TypeError(f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")

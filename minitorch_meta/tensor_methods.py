@@ -57,6 +57,7 @@ from . import view_copies as VC
 from .autocasting import autocast_op
 from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
+from .int_arguments import varargs_or_keyword
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
 from .ops import nonzero_static as NZS
@@ -73,23 +74,9 @@ def _shape_args(shape) -> tuple:
     return tuple(shape)
 
 
-def _positional_or_keyword(op: str, name: str, positional: tuple, keyword) -> tuple:
-    """A method's varargs as given (``x.view(2, 3)``, ``x.view((2, 3))``), or its keyword
-    ``x.view(size=(2, 3))`` as the one positional argument; not both ways at once, and not
-    neither (``x.view(())`` is the empty shape; ``x.view()`` a TypeError, as in PyTorch)."""
-    if keyword is None:
-        if not positional:
-            raise TypeError(f'{op}() missing 1 required positional arguments: "{name}"')
-        return positional
-    if positional:
-        raise TypeError(f"{op}() got '{name}' both as positional arguments and as the keyword "
-                        f"{name}=; give it one way")
-    return (keyword,)
-
-
 def _ints_given(op: str, name: str, positional: tuple, keyword) -> tuple:
     """The ints of ``_positional_or_keyword``: ``(2, 3)`` for each of its three forms."""
-    return _shape_args(_positional_or_keyword(op, name, positional, keyword))
+    return _shape_args(varargs_or_keyword(op, name, positional, keyword))
 
 
 class TensorMethods:
@@ -347,7 +334,7 @@ class TensorMethods:
         """An uninitialised tensor of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import empty, new_options
 
-        sizes = _positional_or_keyword("new_empty", "size", sizes, size)
+        sizes = varargs_or_keyword("new_empty", "size", sizes, size, required=True)
         return empty(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None,
@@ -355,7 +342,7 @@ class TensorMethods:
         """Zeros of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import new_options, zeros
 
-        sizes = _positional_or_keyword("new_zeros", "size", sizes, size)
+        sizes = varargs_or_keyword("new_zeros", "size", sizes, size, required=True)
         return zeros(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None,
@@ -363,7 +350,7 @@ class TensorMethods:
         """Ones of ``size`` (ints, one tuple, or ``size=``)."""
         from .factories import new_options, ones
 
-        sizes = _positional_or_keyword("new_ones", "size", sizes, size)
+        sizes = varargs_or_keyword("new_ones", "size", sizes, size, required=True)
         return ones(*sizes, **new_options(self, dtype, device, requires_grad))
 
     def new_full(self, size, fill_value, *, dtype=None, device=None,

@@ -87,3 +87,20 @@ def test_bernoulli_with_p_draws_each_element_with_that_probability():
     mt.manual_seed(0)
     draws = mt.bernoulli(mt.zeros(20000), 0.3)
     assert abs(draws.mean().item() - 0.3) < 0.02  # 6 standard deviations: 0.0032 each
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty", "rand", "randn"])
+def test_factories_take_size_as_a_keyword(torch_ref, name):
+    ours = getattr(mt, name)(size=(2, 3), dtype=mt.float64)
+    theirs = getattr(torch_ref, name)(size=(2, 3), dtype=torch_ref.float64)
+    assert (tuple(ours.shape), str(ours.dtype)) == (tuple(theirs.shape), str(theirs.dtype))
+    with pytest.raises(TypeError, match="both as positional arguments and as the keyword"):
+        getattr(mt, name)(2, size=(2,))
+
+
+def test_the_empty_shape_still_works_where_the_package_spreads_a_0d_shape(torch_ref):
+    """``fill(0-d, tensor)`` expands its value with ``expand(*())``: no argument is the
+    empty shape, not a missing one."""
+    assert mt.fill(mt.tensor(2.0), mt.tensor(3.0)).item() == 3.0
+    assert mt.tensor(1.0).view(*()).shape == ()
+    assert mt.zeros().shape == torch_ref.zeros(()).shape

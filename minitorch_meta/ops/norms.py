@@ -177,7 +177,10 @@ def _dtype_of(array):
 
 
 def vector_norm_order(ord) -> float:
-    """``ord`` as a float, refusing what PyTorch refuses (strings, None)."""
+    """``ord`` as a float (a 0-d tensor without grad too, as PyTorch reads it), refusing what
+    PyTorch refuses (strings, None)."""
+    if hasattr(ord, "_data") and ord.dim() == 0 and not ord.requires_grad:
+        ord = ord.item()
     if not isinstance(ord, Real):
         raise TypeError(f"linalg.vector_norm(): argument 'ord' must be a number (such as 2, 1 "
                         f"or float('inf')), not {type(ord).__name__} ({ord!r})")
