@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 def __getattr__(name):
-    if name in ("data", "checkpoint", "dlpack", "hooks", "tensorboard"):
+    if name in ("data", "benchmark", "checkpoint", "dlpack", "hooks", "tensorboard"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
