@@ -47,7 +47,7 @@ def test_task_fields_read_through_and_unknown_names_raise():
     assert m.env == "A" and m.title == "add: int" and m.as_row_name == "int"
     assert m.metadata == {"k": 1}
     with pytest.raises(AttributeError, match="'Measurement' object has no attribute 'nope'"):
-        m.nope
+        _ = m.nope
 
 
 def test_merge_pools_replicates_per_task():
@@ -109,7 +109,8 @@ def test_units_as_pytorch(torch_ref):
 
     rng = random.Random(0)
     for _ in range(2000):
-        x = rng.choice([1.0, 9.99999999, 1.00000001, rng.uniform(1, 10)]) * 10.0 ** rng.randint(-10, 2)
+        mantissa = rng.choice([1.0, 9.99999999, 1.00000001, rng.uniform(1, 10)])
+        x = mantissa * 10.0 ** rng.randint(-10, 2)
         n = rng.randint(1, 4)
         assert benchmark.select_unit(x) == torch_benchmark.select_unit(x), x
         assert benchmark.trim_sigfig(x, n) == torch_benchmark.trim_sigfig(x, n), (x, n)
