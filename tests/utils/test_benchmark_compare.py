@@ -74,6 +74,32 @@ def test_a_table_by_hand(capsys):
         "\n")
 
 
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_colours_by_ratio_to_the_best_as_pytorch(torch_ref, rowwise):
+    from torch.utils import benchmark as torch_benchmark
+
+    from minitorch_meta.utils.benchmark.table import BAD, BEST, GOOD, VERY_BAD
+
+    # a row and a column of ratios 1, 1.05 (good), 1.15 (plain), 3 (bad), 6 (very bad)
+    ratios = [1.0, 1.05, 1.15, 3.0, 6.0]
+    tables = []
+    for module in (benchmark, torch_benchmark):
+        results = []
+        for i, ratio in enumerate(ratios):
+            for spec in (dict(sub_label="row", description=f"c{i}"),
+                         dict(sub_label=f"r{i}", description="column")):
+                results.append(module.Measurement(1, [ratio * 1e-3],
+                                                  module.TaskSpec("f()", "pass", **spec)))
+        compare = module.Compare(results)
+        compare.colorize(rowwise=rowwise)
+        tables.append(str(compare))
+    assert tables[0] == tables[1]
+    for colour in (BEST, GOOD, BAD, VERY_BAD):
+        assert colour in tables[0]
+    # the other cells are each alone in their column (or row): the best of it
+    assert tables[0].count(GOOD) == tables[0].count(VERY_BAD) == 1
+
+
 def test_what_pytorch_cannot_print():
     # PyTorch raises TypeError for both: a task without description, an env beside none
     spec = dict(stmt="x + 1", setup="pass", label="L")

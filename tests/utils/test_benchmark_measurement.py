@@ -34,6 +34,14 @@ def test_significant_figures_by_hand():
     m = benchmark.Measurement(1, times, benchmark.TaskSpec("f()", "pass"))
     assert m.median == pytest.approx(100.5e-6)
     assert m.significant_figures == 2
+    # the same spread at half the median: log10(50.5 / 0.41125) = 2.09 -> still 2 figures
+    times = [40e-6, 45e-6, 50e-6, 50e-6, 51e-6, 51e-6, 60e-6, 70e-6]
+    assert benchmark.Measurement(1, times, benchmark.TaskSpec("f()", "pass")
+                                 ).significant_figures == 2
+    # middle half 4.8, 4.8, 5.3, 5.3 us: ci = 1.645 * 0.25 / 2 us, log10(5.05 / 0.2056) = 1.39
+    times = [3e-6, 4e-6, 4.8e-6, 4.8e-6, 5.3e-6, 5.3e-6, 6e-6, 7e-6]
+    assert benchmark.Measurement(1, times, benchmark.TaskSpec("f()", "pass")
+                                 ).significant_figures == 1
     steady = benchmark.Measurement(1, [1.0] * 8, benchmark.TaskSpec("f()", "pass"))
     assert steady.significant_figures == 4  # ci floored at 25 ns, figures capped at 4
 
