@@ -1,5 +1,5 @@
 """Utilities: ``utils.data`` (PyTorch's import path for the data package), atomic writes,
-``utils.checkpoint`` (recomputing a function in backward instead of keeping its
+``utils.benchmark`` (timing statements, ``Timer`` and ``Compare``), ``utils.checkpoint`` (recomputing a function in backward instead of keeping its
 intermediate results), ``utils.dlpack`` (sharing tensors with other libraries),
 ``utils.hooks`` (``RemovableHandle``) and ``utils.tensorboard`` (``SummaryWriter``,
 writing TensorBoard event files).
