@@ -1,8 +1,9 @@
 """Utilities: ``utils.data`` (PyTorch's import path for the data package), atomic writes,
-``utils.benchmark`` (timing statements, ``Timer`` and ``Compare``), ``utils.checkpoint`` (recomputing a function in backward instead of keeping its
-intermediate results), ``utils.dlpack`` (sharing tensors with other libraries),
-``utils.hooks`` (``RemovableHandle``) and ``utils.tensorboard`` (``SummaryWriter``,
-writing TensorBoard event files).
+``utils.benchmark`` (timing statements: ``Timer``, ``Compare``), ``utils.checkpoint``
+(recomputing a function in backward instead of keeping its intermediate results),
+``utils.dlpack`` (sharing tensors with other libraries), ``utils.hooks``
+(``RemovableHandle``) and ``utils.tensorboard`` (``SummaryWriter``, writing TensorBoard
+event files).
 
 ``minitorch_meta.utils.data`` is the same package as ``minitorch_meta.data``; it is loaded on
 first use so that importing ``utils.atomic`` (used by every file writer) stays light.
