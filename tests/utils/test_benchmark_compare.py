@@ -117,3 +117,27 @@ def test_only_measurements_are_accepted():
     with pytest.raises(ValueError, match="Expected an instance of `Measurement`, got "
                                          "<class 'float'> instead."):
         benchmark.Compare([1.0])
+
+
+def test_pytorchs_compare_example_runs_with_minitorch_meta(torch_ref, capsys):
+    # PyTorch's own example script (torch/utils/benchmark/examples/compare.py), with only
+    # its imports changed (and fewer sizes, shorter runs, to stay quick)
+    from pathlib import Path
+
+    import torch.utils.benchmark.examples as examples
+
+    source = (Path(examples.__file__).parent / "compare.py").read_text()
+    replacements = [("import torch\n", "import minitorch_meta as torch\n"),
+                    ("import torch.utils.benchmark as benchmark_utils",
+                     "import minitorch_meta.utils.benchmark as benchmark_utils"),
+                    ("[1, 10, 100, 1000, 10000, 50000]", "[1, 10]"),
+                    ("min_run_time=0.05", "min_run_time=0.001")]
+    for old, new in replacements:
+        assert old in source, old
+        source = source.replace(old, new)
+    namespace = {"__name__": "example"}
+    exec(compile(source, "compare.py", "exec"), namespace)
+    namespace["main"]()
+    out = capsys.readouterr().out
+    assert "(severe_regression)  add" in out and "4 threads: ---" in out
+    assert out.count("Times are in") == 2
