@@ -130,7 +130,7 @@ class _Backend:
 def test_the_default_timer_synchronises_once_cuda_was_used(monkeypatch, kinds, synchronised):
     calls = []
     monkeypatch.setattr(mt.cuda, "synchronize", lambda *args: calls.append(args))
-    monkeypatch.setattr(sys.modules["minitorch_meta.utils.benchmark.timer"], "created_backends",
+    monkeypatch.setattr(sys.modules["minitorch_meta.utils.benchmark.timing"], "created_backends",
                         lambda: [_Backend(kind) for kind in kinds])
     assert isinstance(benchmark.timer(), float)
     assert calls == ([()] if synchronised else [])

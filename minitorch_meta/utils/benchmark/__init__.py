@@ -1,6 +1,6 @@
 """``torch.utils.benchmark``: timing code the way PyTorch's benchmark utilities do.
 
-``Timer`` (``timer.py``) times a statement and returns a ``Measurement``
+``Timer`` (``timing.py``) times a statement and returns a ``Measurement``
 (``measurement.py``), named by its ``TaskSpec`` (``task_spec.py``); ``Compare``
 (``compare.py``, ``table.py``) prints many of them as tables. ``units.py`` picks and names
 time units; ``thread_setting.py`` runs a block at a thread count. ``Fuzzer``
@@ -18,7 +18,7 @@ from .measurement import Measurement
 from .table import Colorize, ordered_unique
 from .task_spec import TaskSpec
 from .thread_setting import set_torch_threads
-from .timer import Language, Timer, timer
+from .timing import Language, Timer, timer
 from .units import select_unit, trim_sigfig, unit_to_english
 
 __all__ = ["Colorize", "Compare", "FuzzedParameter", "FuzzedTensor", "Fuzzer", "Language",
