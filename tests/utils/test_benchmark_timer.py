@@ -120,20 +120,24 @@ def test_thread_count_is_that_of_the_timer():
         mt.set_num_threads(before)
 
 
-class _Backend:
-    def __init__(self, kind):
-        self.device = mt.device(kind)
-
-
 @pytest.mark.parametrize("kinds, synchronised", [([], False), (["cpu", "meta"], False),
                                                   (["cpu", "cuda"], True)])
 def test_the_default_timer_synchronises_once_cuda_was_used(monkeypatch, kinds, synchronised):
     calls = []
     monkeypatch.setattr(mt.cuda, "synchronize", lambda *args: calls.append(args))
-    monkeypatch.setattr(sys.modules["minitorch_meta.utils.benchmark.timing"], "created_backends",
-                        lambda: [_Backend(kind) for kind in kinds])
+    monkeypatch.setattr(sys.modules["minitorch_meta.utils.benchmark.timing"], "any_created",
+                        lambda device_type: device_type in kinds)
     assert isinstance(benchmark.timer(), float)
     assert calls == ([()] if synchronised else [])
+
+
+def test_any_created_sees_the_backends_made():
+    from minitorch_meta.backends import registry
+
+    mt.ones(1)
+    assert registry.any_created("cpu")
+    assert registry.any_created("cuda") == any(
+        b.device.type == "cuda" for b in registry.created_backends())
 
 
 @pytest.mark.parametrize("device", [cuda_param()])

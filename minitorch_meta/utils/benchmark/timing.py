@@ -20,7 +20,7 @@ import timeit as _timeit_module
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ...backends.registry import created_backends
+from ...backends.registry import any_created
 from .measurement import Measurement
 from .task_spec import TaskSpec
 from .thread_setting import set_torch_threads
@@ -34,7 +34,7 @@ def timer() -> float:
     there is nothing to wait for (and asking CuPy whether a GPU is usable would cost more
     than the runs being timed).
     """
-    if any(backend.device.type == "cuda" for backend in created_backends()):
+    if any_created("cuda"):
         from ... import cuda
 
         cuda.synchronize()
