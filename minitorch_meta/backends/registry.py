@@ -80,6 +80,13 @@ def created_backends() -> list:
     return list({id(b): b for b in _INSTANCES.values()}.values())
 
 
+def any_created(device_type: str) -> bool:
+    """Whether a backend of ``device_type`` (``"cuda"``) has been created: until then no
+    work of that device can be queued (``utils.benchmark``'s clock asks before each reading,
+    so this is cheaper than ``created_backends``)."""
+    return any(key[0] == device_type for key in _INSTANCES)
+
+
 def process_seed() -> int:
     """The seed of every default generator: ``set_seed``'s, else one drawn from the OS on
     first use (then kept, so that ``initial_seed()`` can name it)."""
