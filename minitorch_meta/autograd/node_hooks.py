@@ -62,7 +62,7 @@ def run_prehooks(node, grad, as_tensor, as_gradient):
     for hook in list(node_extras.prehooks.values()):
         result = hook(grad_outputs)
         if result is not None:
-            grad_outputs = _checked(result, 1, "pre-hook", "grad_outputs")
+            grad_outputs = _checked(hook, result, grad_outputs)
     return as_gradient(grad_outputs[0])
 
 
@@ -77,18 +77,28 @@ def run_posthooks(node, grad, input_grads, as_tensor, as_gradient):
     for hook in list(node_extras.posthooks.values()):
         result = hook(grad_inputs, grad_outputs)
         if result is not None:
-            grad_inputs, changed = _checked(result, len(grad_inputs), "hook", "grad_inputs"), True
+            grad_inputs, changed = _checked(hook, result, grad_inputs), True
     if not changed:
         return input_grads
     return tuple(as_gradient(g) for g in grad_inputs)
 
 
-def _checked(result, expected: int, kind: str, what: str) -> tuple:
-    """A hook's replacement gradients, as a tuple of ``expected`` tensors or Nones."""
+def _checked(hook, result, before: tuple) -> tuple:
+    """A hook's replacement for the gradients ``before``: a tuple of as many tensors (of
+    the same shapes) or Nones, else PyTorch's errors."""
     from ..tensor import Tensor
 
-    if not isinstance(result, (tuple, list)) or len(result) != expected or not all(
-            g is None or isinstance(g, Tensor) for g in result):
-        raise TypeError(f"a node {kind} must return None or a tuple of {expected} tensors "
-                        f"(or None) replacing {what}, got {result!r}")
-    return tuple(result)
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(before):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(result)}, but expected {len(before)})")
+    for new, old in zip(result, before):
+        if new is None:
+            continue
+        if not isinstance(new, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        if isinstance(old, Tensor) and tuple(new.shape) != tuple(old.shape):
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return result
