@@ -15,6 +15,7 @@ first use.
 from __future__ import annotations
 
 from ..hooks import HookDict, add_hook
+from .slots import Slots
 
 
 class NodeExtras:
@@ -72,7 +73,8 @@ def run_posthooks(node, grad, input_grads, as_tensor, as_gradient):
     if node_extras is None or not node_extras.posthooks:
         return input_grads
     grad_outputs = (as_tensor(grad, node),)
-    grad_inputs = tuple(as_tensor(g, n) for g, n in zip(input_grads, node._next_nodes))
+    grad_inputs = tuple(_shown(g, n, node, as_tensor)
+                        for g, n in zip(input_grads, node._next_nodes))
     changed = False
     for hook in list(node_extras.posthooks.values()):
         result = hook(grad_inputs, grad_outputs)
@@ -80,7 +82,25 @@ def run_posthooks(node, grad, input_grads, as_tensor, as_gradient):
             grad_inputs, changed = _checked(hook, result, grad_inputs), True
     if not changed:
         return input_grads
-    return tuple(as_gradient(g) for g in grad_inputs)
+    return tuple(_passed_on(new, old, as_gradient) for new, old in zip(grad_inputs, input_grads))
+
+
+# The identity node in front of a module's backward hooks (``nn/backward_hooks.py``) sends
+# its gradient tagged with its position (``Slots``); its hooks see the gradient itself,
+# on the node's own backend, and what they return is tagged again.
+def _shown(grad, next_node, node, as_tensor):
+    if isinstance(grad, Slots):
+        (array,) = grad.grads.values()
+        return as_tensor(array, node)
+    return as_tensor(grad, next_node)
+
+
+def _passed_on(new, old, as_gradient):
+    grad = as_gradient(new)
+    if isinstance(old, Slots) and grad is not None:
+        (slot,) = old.grads
+        return Slots({slot: grad})
+    return grad
 
 
 def _checked(hook, result, before: tuple) -> tuple:

@@ -182,3 +182,32 @@ def test_no_hook_without_a_graph():
         with mt.no_grad():
             module(mt.ones(2, requires_grad=True))
     assert seen == []
+
+
+def _under_global_full_hooks(torch):
+    """A module's non-full hook where global full hooks wrap its output: it lands on
+    their identity node, so it sees (and replaces) the output's gradient."""
+    g, log = torch.nn.modules.module, []
+    handle = g.register_module_full_backward_hook(
+        lambda m, gi, go: log.append(("full", _plain(gi), _plain(go))))
+    module = torch.nn.Sigmoid()
+    module.register_backward_hook(
+        lambda m, gi, go: (log.append(("legacy", _plain(gi), _plain(go))), (gi[0] * 10,))[1])
+    x = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        module(x * 1).sum().backward()
+    handle.remove()
+    return log, _plain([x.grad])
+
+
+def test_a_non_full_hook_under_global_full_hooks_equals_pytorch(torch_ref):
+    ours = _under_global_full_hooks(mt)
+    theirs = _under_global_full_hooks(torch_ref)
+    # the full hooks' grad_output here is the one the non-full hook returned (PyTorch's:
+    # the one it was given; docs/differences.md); the rest is PyTorch's
+    assert ours[0][0] == theirs[0][0] and ours[0][1][:2] == theirs[0][1][:2]
+    assert ours[1] == theirs[1]
+    assert ours[0][1][2] == [[10.0, 10.0]] and theirs[0][1][2] == [[1.0, 1.0]]
+    assert [entry[0] for entry in ours[0]] == ["legacy", "full"]
+    assert ours[0][0][1] == ours[0][0][2] == [[1.0, 1.0]]  # an identity node's gradients
