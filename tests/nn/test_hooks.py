@@ -152,3 +152,22 @@ def test_always_call_ignores_base_exceptions():
     with pytest.raises(KeyboardInterrupt):
         module(mt.ones(1))
     assert seen == []  # as PyTorch: only an Exception runs them
+
+
+def _global_and_own(torch):
+    log = []
+    failing = torch.nn.Identity()
+    failing.forward = lambda x: 1 / 0
+    failing.register_forward_hook(lambda m, a, o: log.append("own"), always_call=True)
+    handle = torch.nn.modules.module.register_module_forward_hook(
+        lambda m, a, o: log.append("global"), always_call=True)
+    try:
+        with pytest.raises(ZeroDivisionError):
+            failing(torch.ones(1))
+    finally:
+        handle.remove()
+    return log
+
+
+def test_always_called_global_hooks_run_before_the_modules(torch_ref):
+    assert _global_and_own(mt) == _global_and_own(torch_ref) == ["global", "own"]
