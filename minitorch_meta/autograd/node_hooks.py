@@ -15,6 +15,7 @@ first use.
 from __future__ import annotations
 
 from ..hooks import HookDict, add_hook
+from .slots import Slots
 
 
 class NodeExtras:
@@ -62,7 +63,7 @@ def run_prehooks(node, grad, as_tensor, as_gradient):
     for hook in list(node_extras.prehooks.values()):
         result = hook(grad_outputs)
         if result is not None:
-            grad_outputs = _checked(result, 1, "pre-hook", "grad_outputs")
+            grad_outputs = _checked(hook, result, grad_outputs)
     return as_gradient(grad_outputs[0])
 
 
@@ -72,23 +73,52 @@ def run_posthooks(node, grad, input_grads, as_tensor, as_gradient):
     if node_extras is None or not node_extras.posthooks:
         return input_grads
     grad_outputs = (as_tensor(grad, node),)
-    grad_inputs = tuple(as_tensor(g, n) for g, n in zip(input_grads, node._next_nodes))
+    grad_inputs = tuple(_shown(g, n, node, as_tensor)
+                        for g, n in zip(input_grads, node._next_nodes))
     changed = False
     for hook in list(node_extras.posthooks.values()):
         result = hook(grad_inputs, grad_outputs)
         if result is not None:
-            grad_inputs, changed = _checked(result, len(grad_inputs), "hook", "grad_inputs"), True
+            grad_inputs, changed = _checked(hook, result, grad_inputs), True
     if not changed:
         return input_grads
-    return tuple(as_gradient(g) for g in grad_inputs)
+    return tuple(_passed_on(new, old, as_gradient) for new, old in zip(grad_inputs, input_grads))
 
 
-def _checked(result, expected: int, kind: str, what: str) -> tuple:
-    """A hook's replacement gradients, as a tuple of ``expected`` tensors or Nones."""
+# The identity node in front of a module's backward hooks (``nn/backward_hooks.py``) sends
+# its gradient tagged with its position (``Slots``); its hooks see the gradient itself,
+# on the node's own backend, and what they return is tagged again.
+def _shown(grad, next_node, node, as_tensor):
+    if isinstance(grad, Slots):
+        (array,) = grad.grads.values()
+        return as_tensor(array, node)
+    return as_tensor(grad, next_node)
+
+
+def _passed_on(new, old, as_gradient):
+    grad = as_gradient(new)
+    if isinstance(old, Slots) and grad is not None:
+        (slot,) = old.grads
+        return Slots({slot: grad})
+    return grad
+
+
+def _checked(hook, result, before: tuple) -> tuple:
+    """A hook's replacement for the gradients ``before``: a tuple of as many tensors (of
+    the same shapes) or Nones, else PyTorch's errors."""
     from ..tensor import Tensor
 
-    if not isinstance(result, (tuple, list)) or len(result) != expected or not all(
-            g is None or isinstance(g, Tensor) for g in result):
-        raise TypeError(f"a node {kind} must return None or a tuple of {expected} tensors "
-                        f"(or None) replacing {what}, got {result!r}")
-    return tuple(result)
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(before):
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got "
+                           f"{len(result)}, but expected {len(before)})")
+    for new, old in zip(result, before):
+        if new is None:
+            continue
+        if not isinstance(new, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+        if isinstance(old, Tensor) and tuple(new.shape) != tuple(old.shape):
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return result

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..hooks import HookDict, RemovableHandle, add_hook
+from . import legacy_backward_hooks as _legacy
 
 
 class GlobalModuleHooks:
@@ -25,6 +26,9 @@ class GlobalModuleHooks:
         self.forward_always_called = HookDict()  # ids also run when forward raises
         self.backward_pre = HookDict()
         self.backward = HookDict()
+        #: whether ``backward`` holds full hooks (True) or non-full ones (False): the first
+        #: registration decides, for good (``legacy_backward_hooks.py``)
+        self.backward_is_full: bool | None = None
         self.buffer_registration = HookDict()
         self.module_registration = HookDict()
         self.parameter_registration = HookDict()
@@ -78,8 +82,31 @@ def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
 
 
 def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
-    """``Module.register_full_backward_hook`` for every module (run first)."""
-    return GLOBAL_MODULE_HOOKS.add_call_hook(GLOBAL_MODULE_HOOKS.backward, hook)
+    """``Module.register_full_backward_hook`` for every module (run first).
+
+    Raises:
+        RuntimeError: non-full global hooks (``register_module_backward_hook``) were
+            registered before.
+    """
+    return _register_backward(hook, full=True)
+
+
+def register_module_backward_hook(hook: Callable) -> RemovableHandle:
+    """Deprecated: ``Module.register_backward_hook`` (non-full) for every module (put on
+    the output's node before the module's own).
+
+    Raises:
+        RuntimeError: full global hooks were registered before.
+    """
+    return _register_backward(hook, full=False)
+
+
+def _register_backward(hook: Callable, full: bool) -> RemovableHandle:
+    hooks = GLOBAL_MODULE_HOOKS
+    _legacy.check_kind(hooks.backward_is_full, full, _legacy.GLOBAL)
+    handle = hooks.add_call_hook(hooks.backward, hook)
+    hooks.backward_is_full = full
+    return handle
 
 
 def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:

@@ -17,6 +17,7 @@ from ..errors import MetaDataError, ShapeError
 from ..factories import empty
 from ..hooks import HookDict, RemovableHandle, add_hook
 from ..tensor import Tensor, _parse_to
+from . import legacy_backward_hooks as _legacy
 from . import shape_errors
 from . import state_dict as _state
 from .global_hooks import GLOBAL_MODULE_HOOKS as _GLOBAL
@@ -52,7 +53,8 @@ def _check_name(kind: str, name, module, registry: dict) -> None:
 
 #: a module's hook registries, each a ``HookDict`` (handle id -> hook)
 _HOOK_REGISTRIES = ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
-                    "_forward_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks",
+                    "_forward_hooks_with_kwargs", "_forward_hooks_always_called",
+                    "_backward_hooks", "_backward_pre_hooks",
                     "_state_dict_pre_hooks", "_state_dict_hooks",
                     "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks")
 
@@ -67,6 +69,9 @@ class Module:
 
     training: bool
     _version = 1
+    #: whether ``_backward_hooks`` holds full hooks (True) or the deprecated non-full ones
+    #: (False); None until the first registration (``legacy_backward_hooks.py``)
+    _is_full_backward_hook: bool | None = None
 
     def __init__(self, *args, **kwargs) -> None:
         if kwargs:
@@ -119,11 +124,22 @@ class Module:
         return handle
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
-                              with_kwargs: bool = False) -> RemovableHandle:
-        """Run ``hook(module, args, output)`` after every forward; non-None replaces output."""
-        handle = add_hook(self._forward_hooks, hook, prepend, self._forward_hooks_with_kwargs)
+                              with_kwargs: bool = False, always_call: bool = False
+                              ) -> RemovableHandle:
+        """Run ``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with
+        ``with_kwargs``) after every forward; a non-None result replaces the output.
+
+        With ``always_call`` the hook also runs when the call raises (in forward, a
+        pre-hook or another forward hook), given the output so far (None if forward did
+        not return); the call's error then goes on, and an error of the hook itself
+        becomes a warning.
+        """
+        handle = add_hook(self._forward_hooks, hook, prepend, self._forward_hooks_with_kwargs,
+                          self._forward_hooks_always_called)
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
         return handle
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False
@@ -132,8 +148,27 @@ class Module:
 
         ``grad_input`` holds one entry per positional tensor input (None for those that do
         not require grad); a non-None result replaces it.
+
+        Raises:
+            RuntimeError: the module has non-full hooks (``register_backward_hook``).
         """
+        _legacy.check_kind(self._is_full_backward_hook, True, _legacy.ON_MODULE)
+        self._is_full_backward_hook = True
         return add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated (use ``register_full_backward_hook``): ``hook(module, grad_input,
+        grad_output)`` on the graph node of the module's first output, with that node's
+        gradients: the module's only if its forward is one op on its inputs (PyTorch's
+        FutureWarning at each call says when they are not). A non-None result replaces
+        the node's ``grad_input``.
+
+        Raises:
+            RuntimeError: the module has full backward hooks.
+        """
+        _legacy.check_kind(self._is_full_backward_hook, False, _legacy.ON_MODULE)
+        self._is_full_backward_hook = False
+        return add_hook(self._backward_hooks, hook)
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
                                         ) -> RemovableHandle:

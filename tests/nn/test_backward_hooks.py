@@ -108,3 +108,22 @@ def test_no_hook_node_under_no_grad():
     with mt.no_grad():
         y = layer(mt.ones(1, 2, requires_grad=True))
     assert y.grad_fn is None
+
+
+def _listed_output_warning(torch):
+    class Listed(torch.nn.Module):
+        def forward(self, x):
+            return [x * 2]
+
+    module = Listed()
+    module.register_full_backward_hook(lambda m, gi, go: None)
+    with pytest.warns(UserWarning) as warned:
+        module(torch.ones(2, requires_grad=True))
+    return [str(w.message) for w in warned]
+
+
+def test_an_output_the_hooks_cannot_wrap_warns_as_pytorch(torch_ref):
+    ours = _listed_output_warning(mt)
+    assert ours == _listed_output_warning(torch_ref)
+    assert ours == ["For backward hooks to be called, module output should be a Tensor or a "
+                    "tuple of Tensors but received <class 'list'>"]

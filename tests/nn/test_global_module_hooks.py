@@ -168,8 +168,7 @@ def test_import_paths(torch_ref):
     assert mt.nn.modules.module is mt_module_module
     names = [n for n in dir(torch_ref.nn.modules.module) if n.startswith("register_module_")]
     ours = [n for n in names if hasattr(mt_module_module, n)]
-    # the legacy non-full backward hook is the one PyTorch name not offered
-    assert sorted(set(names) - set(ours)) == ["register_module_backward_hook"]
+    assert sorted(set(names) - set(ours)) == []
 
 
 def test_handles_remove_from_the_call_registry():

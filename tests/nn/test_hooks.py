@@ -74,3 +74,100 @@ def test_forward_hook_order_equals_pytorch(torch_ref):
         return order
 
     assert trace(mt) == trace(torch_ref)
+
+
+def _plain(value):
+    """A hook argument in a form both libraries compare equal in."""
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def _always_call(torch):
+    """Where forward, a pre-hook or a forward hook raises: what the ``always_call`` hooks
+    saw, and the warnings and errors the caller got."""
+
+    class Failing(torch.nn.Module):
+        def forward(self, x, k=1):
+            raise ValueError("forward failed")
+
+    log = []
+
+    def broken(m, a, o):
+        raise KeyError("the hook failed too")
+
+    failing = Failing()
+    failing.register_forward_pre_hook(lambda m, a: (a[0] * 2,))  # the hooks see its args
+    failing.register_forward_hook(lambda m, a, o: log.append(("plain", a, o)), always_call=True)
+    failing.register_forward_hook(broken, always_call=True)
+    failing.register_forward_hook(lambda m, a, kw, o: log.append(("kwargs", a, kw, o)),
+                                  always_call=True, with_kwargs=True)
+    failing.register_forward_hook(lambda m, a, o: log.append("not always"))
+    with pytest.warns(UserWarning) as warned:
+        with pytest.raises(ValueError, match="forward failed"):
+            failing(torch.ones(1), k=3)
+    # a forward hook raises: the always-called hooks before it ran already, those after run
+    identity = torch.nn.Identity()
+    identity.register_forward_hook(lambda m, a, o: log.append("before"), always_call=True)
+    identity.register_forward_hook(lambda m, a, o: o * 5)
+    identity.register_forward_hook(lambda m, a, o: 1 / 0)
+    identity.register_forward_hook(lambda m, a, o: log.append(("after", o)), always_call=True)
+    with pytest.raises(ZeroDivisionError):
+        identity(torch.ones(1))
+    return _plain(log), [str(w.message) for w in warned]
+
+
+def test_always_call_runs_when_the_call_raises(torch_ref):
+    ours = _always_call(mt)
+    assert ours == _always_call(torch_ref)
+    assert ours[0] == (("plain", ([2.0],), None), ("kwargs", ([2.0],), {"k": 3}, None),
+                       "before", ("after", [5.0]))
+    assert ours[1] == ["module forward hook with ``always_call=True`` raised an exception that "
+                       "was silenced as another error was raised in forward: 'the hook failed "
+                       "too'"]
+
+
+def test_always_call_hook_result_and_removal():
+    failing = nn.Identity()
+    failing.forward = lambda x: 1 / 0
+    seen = []
+    failing.register_forward_hook(lambda m, a, o: "replaced", always_call=True)
+    handle = failing.register_forward_hook(lambda m, a, o: seen.append(o), always_call=True)
+    with pytest.raises(ZeroDivisionError):
+        failing(mt.ones(1))
+    assert seen == ["replaced"]  # an always-called hook's result is the next one's output
+    handle.remove()
+    assert len(failing._forward_hooks_always_called) == 1
+
+
+def test_always_call_ignores_base_exceptions():
+    class Interrupted(nn.Module):
+        def forward(self, x):
+            raise KeyboardInterrupt
+
+    module, seen = Interrupted(), []
+    module.register_forward_hook(lambda m, a, o: seen.append(o), always_call=True)
+    with pytest.raises(KeyboardInterrupt):
+        module(mt.ones(1))
+    assert seen == []  # as PyTorch: only an Exception runs them
+
+
+def _global_and_own(torch):
+    log = []
+    failing = torch.nn.Identity()
+    failing.forward = lambda x: 1 / 0
+    failing.register_forward_hook(lambda m, a, o: log.append("own"), always_call=True)
+    handle = torch.nn.modules.module.register_module_forward_hook(
+        lambda m, a, o: log.append("global"), always_call=True)
+    try:
+        with pytest.raises(ZeroDivisionError):
+            failing(torch.ones(1))
+    finally:
+        handle.remove()
+    return log
+
+
+def test_always_called_global_hooks_run_before_the_modules(torch_ref):
+    assert _global_and_own(mt) == _global_and_own(torch_ref) == ["global", "own"]

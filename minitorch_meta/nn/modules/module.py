@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..global_hooks import (
+    register_module_backward_hook,
     register_module_buffer_registration_hook,
     register_module_forward_hook,
     register_module_forward_pre_hook,
@@ -14,7 +15,7 @@ from ..global_hooks import (
 )
 from ..module import Module
 
-__all__ = ["Module", "register_module_buffer_registration_hook",
+__all__ = ["Module", "register_module_backward_hook", "register_module_buffer_registration_hook",
            "register_module_forward_hook", "register_module_forward_pre_hook",
            "register_module_full_backward_hook", "register_module_full_backward_pre_hook",
            "register_module_module_registration_hook",

@@ -2,7 +2,8 @@
 parametrization (the successor of the hook-based ``nn.utils.weight_norm``).
 
 ``g`` and ``v`` are ``parametrizations.weight.original0`` and ``original1`` in the
-``state_dict``, as in PyTorch.
+``state_dict``, as in PyTorch; a load pre-hook renames the old ``weight_g`` / ``weight_v``
+of a checkpoint saved with the hook-based ``weight_norm`` to them, so it still loads.
 """
 
 from __future__ import annotations
@@ -37,4 +38,21 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
         ``dim=None``); ``original1`` (v): the weight's.
     """
     register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+    module._register_load_state_dict_pre_hook(_OldCheckpointKeys(name))
     return module
+
+
+class _OldCheckpointKeys:
+    """The load pre-hook that renames a hook-based ``weight_norm`` checkpoint's
+    ``<name>_g`` / ``<name>_v`` to ``parametrizations.<name>.original0`` / ``original1``
+    (only when both are there)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, state_dict, prefix: str, *_) -> None:
+        g_key, v_key = f"{prefix}{self.name}_g", f"{prefix}{self.name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            new_prefix = f"{prefix}parametrizations.{self.name}."
+            state_dict[new_prefix + "original0"] = state_dict.pop(g_key)
+            state_dict[new_prefix + "original1"] = state_dict.pop(v_key)

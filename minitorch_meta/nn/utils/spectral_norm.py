@@ -5,7 +5,8 @@ The parameter ``weight`` becomes ``weight_orig``; the buffers ``weight_u`` and
 ``weight_v`` hold the power iteration's vectors; a forward pre-hook sets ``module.weight``
 (a plain attribute) to ``weight_orig / sigma`` before every call, running
 ``n_power_iterations`` steps first in training mode. ``state_dict`` keys are PyTorch's:
-``weight_orig``, ``weight_u``, ``weight_v``.
+``weight_orig``, ``weight_u``, ``weight_v``, and its version hooks
+(``spectral_norm_state.py``) load PyTorch's first-version checkpoints.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..conv_transpose import ConvTranspose1d, ConvTranspose2d
 from ..module import Module
 from ..parameter import Parameter, UninitializedParameter
 from .spectral_norm_math import normalize_into, random_unit_vector, weight_to_matrix
+from .spectral_norm_state import SpectralNormLoadStateDictPreHook, SpectralNormStateDictHook
 
 __all__ = ["SpectralNorm", "spectral_norm", "remove_spectral_norm"]
 
@@ -78,7 +80,8 @@ class SpectralNorm:
     @staticmethod
     def apply(module: Module, name: str, n_power_iterations: int, dim: int,
               eps: float) -> SpectralNorm:
-        """Move ``module.<name>`` to ``<name>_orig``, add the buffers and the hook.
+        """Move ``module.<name>`` to ``<name>_orig``, add the buffers, the forward
+        pre-hook and the state-dict hooks.
 
         Raises:
             RuntimeError: ``name`` already has a spectral_norm hook.
@@ -106,6 +109,8 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module._register_state_dict_hook(SpectralNormStateDictHook(fn))
+        module._register_load_state_dict_pre_hook(SpectralNormLoadStateDictPreHook(fn))
         return fn
 
 
@@ -129,7 +134,7 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     """Undo ``spectral_norm``: ``<name>`` becomes one parameter holding the normalised
-    weight.
+    weight (and its state-dict hooks go).
 
     Raises:
         ValueError: ``module`` has no spectral_norm hook on ``name``.
@@ -138,5 +143,19 @@ def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
         if isinstance(hook, SpectralNorm) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[key]
-            return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+            break
+    else:
+        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    _remove_first(module._state_dict_hooks, SpectralNormStateDictHook, name)
+    _remove_first(module._load_state_dict_pre_hooks, SpectralNormLoadStateDictPreHook, name)
+    return module
+
+
+def _remove_first(registry, kind: type, name: str) -> None:
+    """Remove the first hook of class ``kind`` for the parameter ``name`` (a load
+    pre-hook is held through ``ModuleBoundHook``'s ``hook``)."""
+    for key, hook in registry.items():
+        hook = getattr(hook, "hook", hook)
+        if isinstance(hook, kind) and hook.fn.name == name:
+            del registry[key]
+            return
