@@ -5,7 +5,7 @@
 """
 
 from ..hooks import RemovableHandle
-from . import functional, init
+from . import functional, grad, init
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
 from .adaptive_max_pooling import AdaptiveMaxPool1d, AdaptiveMaxPool2d
 from .adaptive_softmax import AdaptiveLogSoftmaxWithLoss
