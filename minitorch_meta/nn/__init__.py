@@ -150,7 +150,7 @@ __all__ = [
     "ModuleList", "NLLLoss", "Parameter", "ReLU", "RemovableHandle", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh",
     "UninitializedParameter", "Unflatten",
-    "functional", "init",
+    "functional", "grad", "init",
     "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "Upsample", "ZeroPad2d",
     "Embedding", "GELU", "LayerNorm", "ParameterList", "SiLU",
     "CosineSimilarity", "Dropout2d", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid",
