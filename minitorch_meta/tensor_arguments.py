@@ -34,9 +34,11 @@ def require_tensors(op: str, *named) -> None:
         require_tensor(op, name, value, position)
 
 
-def not_a_tensor_error(op: str, inputs) -> TypeError | None:
-    """The ``TypeError`` for the first of an op's ``inputs`` that is neither a Tensor nor
-    None, or None when every input is one (the caller then re-raises what it caught).
+def not_a_tensor_error(op: str, inputs, error: AttributeError) -> TypeError | None:
+    """The ``TypeError`` for an op whose ``inputs`` raised ``error`` (an ``AttributeError``)
+    because one is not a Tensor: the first that is neither a Tensor nor None, or a None
+    where the op needed a tensor (an optional operand may be None: ``error`` tells). None
+    when the inputs are not the cause (the caller then re-raises ``error``).
 
     An op does not know its public argument names, so the operand is named by its place
     among the op's tensor operands.
@@ -46,6 +48,10 @@ def not_a_tensor_error(op: str, inputs) -> TypeError | None:
             return TypeError(f"{op}(): expected a Tensor as tensor operand {position}, but got "
                              f"{type(value).__name__} ({_shown(value)}); make one with "
                              "torch.tensor(...) or torch.as_tensor(...)")
+    missing = [str(position) for position, value in enumerate(inputs, 1) if value is None]
+    if missing and str(error).startswith("'NoneType' object"):
+        return TypeError(f"{op}(): expected a Tensor as tensor operand {' or '.join(missing)}, "
+                         "but got None")
     return None
 
 

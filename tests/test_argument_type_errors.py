@@ -35,13 +35,13 @@ def _outcome(call) -> str:
     return "ok"
 
 
-def _calls(library, name: str, is_method: bool):
-    """Calls of ``name`` with one to three operands, a string in each position in turn."""
+def _calls(library, name: str, is_method: bool, bad):
+    """Calls of ``name`` with one to three operands, ``bad`` in each position in turn."""
     for count in (1, 2, 3):
         for position in range(count):
             def call(count=count, position=position):
                 operands = [library.ones(3, 3) for _ in range(count)]
-                operands[position] = "a"
+                operands[position] = bad
                 if is_method:
                     return getattr(library.ones(3, 3), name)(*operands)
                 return getattr(library, name)(library.ones(3, 3), *operands)
@@ -58,15 +58,17 @@ def _shared_names(torch_ref, is_method: bool) -> list:
                   and n not in _NOT_SWEPT)
 
 
+@pytest.mark.parametrize("bad", ["a", None], ids=["a string", "None"])
 @pytest.mark.parametrize("is_method", [True, False], ids=["Tensor methods", "torch functions"])
-def test_a_string_for_a_tensor_is_never_an_attribute_error(torch_ref, is_method):
-    """Wherever PyTorch raises TypeError for a string argument, we raise an exception of a
-    type PyTorch's users catch for bad arguments, and never an AttributeError (a crash
-    inside an op, such as ``'str' object has no attribute '_backend'``)."""
+def test_a_string_or_none_for_a_tensor_is_never_an_attribute_error(torch_ref, is_method, bad):
+    """Wherever PyTorch raises TypeError for a string or None argument, we raise an
+    exception of a type PyTorch's users catch for bad arguments, and never an
+    AttributeError (a crash inside an op, such as ``'str' object has no attribute
+    '_backend'``)."""
     crashes = []
     for name in _shared_names(torch_ref, is_method):
-        for (case, ours), (_, theirs) in zip(_calls(mt, name, is_method),
-                                             _calls(torch_ref, name, is_method)):
+        for (case, ours), (_, theirs) in zip(_calls(mt, name, is_method, bad),
+                                             _calls(torch_ref, name, is_method, bad)):
             if _outcome(theirs) == "TypeError" and _outcome(ours) == "AttributeError":
                 crashes.append(case)
     assert not crashes, f"AttributeError where PyTorch raises TypeError: {crashes}"
@@ -75,6 +77,8 @@ def test_a_string_for_a_tensor_is_never_an_attribute_error(torch_ref, is_method)
 @pytest.mark.parametrize("call,message", [
     (lambda x: x.mm("a"), r"mm\(\): expected a Tensor as tensor operand 2, but got str"),
     (lambda x: mt.masked_fill(x, "a", 1.0), r"masked_fill\(\): expected a Tensor"),
+    (lambda x: x.mv(None), r"mv\(\): expected a Tensor as tensor operand 2, but got None"),
+    (lambda x: mt.gru_cell(x, x, None, x), r"gru_cell\(\): argument 'w_ih' \(position 3\)"),
     (lambda x: x.view_as("a"), r"view_as\(\): argument 'other' \(position 1\) must be Tensor"),
     (lambda x: x.copy_("a"), r"copy_\(\): argument 'other' \(position 1\) must be Tensor"),
     (lambda x: mt.kron(x, "a"), r"kron\(\): argument 'other' \(position 2\) must be Tensor"),

@@ -99,8 +99,8 @@ def _check_arguments(op: str, gates: int, input: Tensor, states: tuple, w_ih: Te
     arguments = (("input", input), ("hx", states[0]), ("w_ih", w_ih), ("w_hh", w_hh),
                  ("b_ih", b_ih), ("b_hh", b_hh))
     for position, (name, value) in enumerate(arguments, 1):
-        # (lstm_cell has checked its pair of states; the biases are optional)
-        if value is not None and not (name == "hx" and gates == 4):
+        # (lstm_cell has checked its pair of states; only the biases may be None)
+        if not (name == "hx" and gates == 4) and not (value is None and name.startswith("b_")):
             require_tensor(op, name, value, position)
     _check_sizes(gates, input, states, w_ih, w_hh)
     if not input.is_floating_point():

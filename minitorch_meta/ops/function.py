@@ -133,14 +133,14 @@ class Function(GraphNode):
             else:
                 backend, inputs = placed_inputs(self.op_name, inputs)
                 restricted = any(t is not None and t._dtype.restricted for t in inputs)
-        except AttributeError:
-            # a string or list where a Tensor belongs: PyTorch's TypeError, not ours
-            if (error := not_a_tensor_error(self.op_name, inputs)) is not None:
-                raise error from None
+            if restricted:
+                self._check_restricted_inputs(inputs)
+            specs = self.infer(*inputs)
+        except AttributeError as error:
+            # a string, a list or a None where a Tensor belongs: PyTorch's TypeError
+            if (type_error := not_a_tensor_error(self.op_name, inputs, error)) is not None:
+                raise type_error from None
             raise
-        if restricted:
-            self._check_restricted_inputs(inputs)
-        specs = self.infer(*inputs)
         if restricted:  # (after the shape rule, which sets the dtype the op computes in)
             for t in inputs:  # uint16/32/64 run only the few ops PyTorch runs on them
                 if t is not None and t._dtype in _SHELL:
