@@ -45,7 +45,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty: pass the "
                            "tensors whose .grad should be written, or leave it out")
     nodes = _input_nodes(inputs)
-    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph,
+                   accumulate_grad=True)
     accumulate = accumulate_graph_into if create_graph else accumulate_into
     for tensor, node in zip(inputs, nodes):
         if node in captured:

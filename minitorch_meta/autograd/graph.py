@@ -3,6 +3,8 @@
 - ``Node``: the abstract class of every ``grad_fn`` (and of a leaf's ``AccumulateGrad``);
   our nodes are ``GraphNode`` subclasses, registered as its virtual subclasses;
 - ``GradientEdge`` and ``get_gradient_edge``: where a tensor's gradient arrives;
+- ``register_multi_grad_hook``: one hook over several tensors' gradients
+  (``multi_grad_hooks.py``);
 - ``increment_version``: tell autograd that a tensor was written in place behind its back;
 - ``saved_tensors_hooks``, ``save_on_cpu``, ``disable_saved_tensors_hooks``: what happens
   to the tensors kept for backward (``saved_tensors_hooks.py``).
@@ -16,6 +18,7 @@ import abc
 from typing import NamedTuple
 
 from .graph_node import GraphNode
+from .multi_grad_hooks import register_multi_grad_hook
 from .saved_tensors_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 
 
@@ -90,4 +93,5 @@ def increment_version(tensor) -> None:
 
 
 __all__ = ["GradientEdge", "Node", "get_gradient_edge", "increment_version",
+           "register_multi_grad_hook",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
