@@ -15,8 +15,8 @@ The node hooks themselves live in ``node_hooks.py``, next to the engine that run
 from __future__ import annotations
 
 import abc
-from typing import NamedTuple
 
+from .gradient_edges import GradientEdge, edge_of
 from .graph_node import GraphNode
 from .multi_grad_hooks import register_multi_grad_hook
 from .saved_tensors_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
@@ -55,24 +55,11 @@ class Node(abc.ABC):
 Node.register(GraphNode)
 
 
-class GradientEdge(NamedTuple):
-    """Where a tensor's gradient arrives: a node and which of its outputs the tensor is."""
-
-    node: Node
-    output_nr: int
-    #: PyTorch keeps a node alive through this when ``node`` alone cannot; ours always can
-    ownership_token: Node | None = None
-
-
 def get_gradient_edge(tensor) -> GradientEdge:
     """The ``GradientEdge`` of ``tensor``: its ``grad_fn`` (a leaf's ``AccumulateGrad``)
-    and its ``output_nr``, as ``grad_fn.next_functions`` would show them."""
-    if not tensor.requires_grad:
-        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
-                           "does not require gradients")
-    node = tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()
-    shown = node if node._shared_node is None else node._shared_node
-    return GradientEdge(shown, node._output_nr)
+    and its ``output_nr``, as ``grad_fn.next_functions`` would show them. It can stand for
+    the tensor in ``autograd.grad`` and ``backward`` (``gradient_edges.py``)."""
+    return edge_of(tensor)
 
 
 def increment_version(tensor) -> None:
