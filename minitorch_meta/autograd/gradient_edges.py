@@ -15,7 +15,6 @@ elsewhere):
 
 from __future__ import annotations
 
-import weakref
 from typing import NamedTuple
 
 from . import node_hooks
@@ -51,9 +50,11 @@ def remember_output(node) -> None:
     after the first of a multi-output op; nothing to remember otherwise)."""
     shown = node._shared_node
     if shown is not None:
+        # A plain dict (some of these nodes have slots and no weak references): the shown
+        # node and its siblings then form a cycle, which Python's collector frees
         extras = node_hooks.extras(shown)
         if extras.outputs is None:
-            extras.outputs = weakref.WeakValueDictionary()
+            extras.outputs = {}
         extras.outputs[node._output_nr] = node
 
 

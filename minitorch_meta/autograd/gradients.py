@@ -167,8 +167,8 @@ def _as_tuple(tensors, what: str, edges: bool = False) -> tuple:
         return (tensors,)
     if isinstance(tensors, (tuple, list)) and all(isinstance(t, kinds) for t in tensors):
         return tuple(tensors)
-    expected = "Tensors or GradientEdges" if edges else "Tensors"
-    raise TypeError(f"{what} must be a Tensor or a sequence of {expected}, got "
+    expected = "a Tensor, a GradientEdge" if edges else "a Tensor"
+    raise TypeError(f"{what} must be {expected} or a sequence of Tensors, got "
                     f"{type(tensors).__name__}")
 
 
