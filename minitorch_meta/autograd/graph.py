@@ -6,6 +6,8 @@
 - ``register_multi_grad_hook``: one hook over several tensors' gradients
   (``multi_grad_hooks.py``);
 - ``increment_version``: tell autograd that a tensor was written in place behind its back;
+- ``allow_mutation_on_saved_tensors``: in-place writes into saved tensors, which are
+  cloned first (``saved_tensor_mutation.py``);
 - ``saved_tensors_hooks``, ``save_on_cpu``, ``disable_saved_tensors_hooks``: what happens
   to the tensors kept for backward (``saved_tensors_hooks.py``).
 
@@ -19,6 +21,7 @@ import abc
 from .gradient_edges import GradientEdge, edge_of
 from .graph_node import GraphNode
 from .multi_grad_hooks import register_multi_grad_hook
+from .saved_tensor_mutation import allow_mutation_on_saved_tensors
 from .saved_tensors_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 
 
@@ -80,5 +83,5 @@ def increment_version(tensor) -> None:
 
 
 __all__ = ["GradientEdge", "Node", "get_gradient_edge", "increment_version",
-           "register_multi_grad_hook",
+           "register_multi_grad_hook", "allow_mutation_on_saved_tensors",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]
