@@ -196,12 +196,15 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
         while ready:
             node = ready.pop()
             grad, grad_owned = take_grad(pending, owned, node)
-            if grad is not None and node._tensor_hooks:
+            if node._tensor_hooks:
                 if task is None:
                     task = GraphTask({n for n, _ in roots}, dependencies, targets,
                                      accumulate_grad)
-                # A hook may keep the tensor it is given: the array is no longer ours.
-                grad, grad_owned = task.run_hooks(step.run_hooks, node, grad), False
+                if grad is None:  # reached, but no gradient came: only some hooks are told
+                    task.run_hooks(_tell_of_missing_grad, node, None)
+                else:
+                    # A hook may keep the tensor it is given: the array is no longer ours.
+                    grad, grad_owned = task.run_hooks(step.run_hooks, node, grad), False
             if targets is not None and node in targets:
                 if grad is not None:
                     captured[node] = grad
@@ -333,6 +336,16 @@ def _run_tensor_hooks(node, grad):
                                    f"{tuple(grad.shape)}")
             grad = result
     return grad
+
+
+def _tell_of_missing_grad(node, grad=None) -> None:
+    """Call the node's tensor hooks that take a missing gradient (``takes_missing_grad``:
+    ``register_multi_grad_hook``'s) with None, as PyTorch calls every tensor hook of a
+    node that runs without a gradient for it. Other hooks are not called (they expect a
+    tensor here: docs/differences.md)."""
+    for hook in list(node._tensor_hooks.values()):
+        if getattr(hook, "takes_missing_grad", False):
+            hook(None)
 
 
 def _run_tensor_hooks_on_array(node, grad):

@@ -11,6 +11,8 @@ number and plan (``graph_task.py``):
 
 Each backward (``backward()``, ``autograd.grad``, another ``backward(retain_graph=True)``)
 counts afresh. ``fn``'s return value is ignored: it observes, it does not replace.
+A node the backward reaches without a gradient for it calls its hook with None, as
+PyTorch's engine does (``engine._tell_of_missing_grad``).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def _register_all(tensors: tuple, fn) -> tuple:
             if count == 0:
                 del arrived[task], expected[task]
                 fn(grads)
+        hook.takes_missing_grad = True  # the engine calls it with None then, as PyTorch
         return hook
 
     return tuple(t.register_hook(hook_of(index)) for index, t in enumerate(tensors))
@@ -91,6 +94,7 @@ def _register_any(tensors: tuple, fn) -> tuple:
             called.add(task)
             fn(grad)
 
+    hook.takes_missing_grad = True  # PyTorch's hook gets None then, and passes it on
     return tuple(t.register_hook(hook) for t in tensors if t.requires_grad)
 
 

@@ -159,3 +159,34 @@ def test_nested_backward_in_a_hook_counts_apart():
     y.register_hook(inner_backward)
     y.sum().backward()
     assert seen == [[[1.0, 1.0]], [[1.0, 1.0]], [[3.0, -1.0], [1.0, 2.0]]]
+
+
+def _run_node_reached_without_gradient(lib):
+    """A node the backward runs with no gradient for its tensor (a custom Function returned
+    None for it) still counts: "all" gets None there, "any" may get None first."""
+    class DropsGradient(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None
+
+    a, b = _leaves(lib)
+    h = a * 3
+    log = []
+    graph = _graph(lib)
+    graph.register_multi_grad_hook((h, b), lambda grads: log.append(_seen(grads)))
+    graph.register_multi_grad_hook((h,), lambda grad: log.append(grad), mode="any")
+    (DropsGradient.apply(h).sum() + b.sum()).backward()
+    split = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True).split(2)
+    graph.register_multi_grad_hook(split, lambda grads: log.append(_seen(grads)))
+    (split[0] * 2).sum().backward()  # the other output of split gets no gradient
+    return log
+
+
+def test_node_reached_without_gradient(torch_ref):
+    ours = _run_node_reached_without_gradient(mt)
+    assert ours == _run_node_reached_without_gradient(torch_ref)
+    assert ours[0] == [None, [1.0, 1.0]]
