@@ -162,8 +162,10 @@ def _as_tuple(tensors, what: str, edges: bool = False) -> tuple:
     """A tensor, or a sequence of them, as a tuple; with ``edges``, ``GradientEdge``s too."""
     from ..tensor import Tensor
 
+    if isinstance(tensors, Tensor):
+        return (tensors,)
     kinds = (Tensor, GradientEdge) if edges else Tensor
-    if isinstance(tensors, kinds):  # (before the sequences: an edge is a named tuple)
+    if edges and isinstance(tensors, GradientEdge):  # (before sequences: a named tuple)
         return (tensors,)
     if isinstance(tensors, (tuple, list)) and all(isinstance(t, kinds) for t in tensors):
         return tuple(tensors)
@@ -211,7 +213,7 @@ def _roots(outputs, grad_outputs, caller: str, create_graph: bool = False) -> li
 
 
 def _root(index: int, output, gradient):
-    if isinstance(output, GradientEdge):
+    if output.__class__ is GradientEdge:
         return _edge_root(index, output, gradient)
     if output.grad_fn is None and not output.requires_grad:
         raise RuntimeError(f"element {index} of tensors does not require grad and does not "
