@@ -140,3 +140,17 @@ def test_a_non_tensor_input_is_refused():
     a, _, _, y = _setup(mt)
     with pytest.raises(TypeError, match="a GradientEdge or a sequence of Tensors, got int"):
         mt.autograd.grad(y, 3)
+
+
+def _leaf_edge_as_output(lib):
+    edge = _graph(lib).get_gradient_edge
+    a = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+    given = lib.tensor([5.0, 6.0], dtype=lib.float64)
+    first = lib.autograd.grad(edge(a), a, grad_outputs=given)
+    lib.autograd.backward(edge(a), grad_tensors=given)  # the leaf's node adds into .grad
+    b = lib.tensor([3.0], dtype=lib.float64, requires_grad=True)
+    return _values(first), _values(a.grad), _values(lib.autograd.grad(edge(b), b))
+
+
+def test_a_leaf_edge_as_output(torch_ref):
+    assert _leaf_edge_as_output(mt) == _leaf_edge_as_output(torch_ref)
