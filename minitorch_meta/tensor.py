@@ -131,6 +131,8 @@ class Tensor(TensorMethods):
             _check_overlapping_write(backend, data, index)
         if inputs and backend.stores_data:  # meta keeps no offsets: not decided there
             _refuse_partial_overlap(backend, data, index, inputs)
+        if _op_observers:
+            _before_write(self)
         backend.setitem(data, index, value)
         self._counter().value += 1
         if _op_observers and (level := _dual_level()) is not None:
@@ -589,6 +591,7 @@ class Tensor(TensorMethods):
         if positions is not None and self._backend.has_internal_overlap(self._data):
             warn_at_caller(_overlapping_write_deprecated(op))
             written = positions()._data
+            _before_write(self)
             self._backend.setitem(self._data, written,
                                   self._backend.getitem(result._data, written))
             self._counter().value += 1
@@ -740,6 +743,15 @@ class Tensor(TensorMethods):
         self._store(real, value, inputs=() if source is None else (source,))
         if _op_observers:  # (the test ``_carry_tangent`` makes first, saving a call here)
             self._carry_tangent(source, index)
+
+
+def _before_write(tensor) -> None:
+    """Tell the op observers that listen (``allow_mutation_on_saved_tensors``, which clones
+    what a write would change) that ``tensor``'s memory is about to be written in place."""
+    for observer in tuple(_op_observers):
+        before_write = getattr(observer, "before_write", None)
+        if before_write is not None:
+            before_write(tensor)
 
 
 def _dual_level():

@@ -182,8 +182,8 @@ def test_autograd_backward_takes_a_sequence_and_optional_gradients():
      "with is_grads_batched=True pass grad_outputs"),
     (lambda x, y: mt.autograd.grad(y, x, allow_unused=False, materialize_grads=True),
      ValueError, "Expected allow_unused to be True or not passed"),
-    (lambda x, y: mt.autograd.grad(y, 3), TypeError, "inputs must be a Tensor or a sequence "
-     "of Tensors, got int"),
+    (lambda x, y: mt.autograd.grad(y, 3), TypeError, "inputs must be a Tensor, a GradientEdge or "
+     "a sequence of Tensors, got int"),
 ])
 def test_bad_calls_raise_clear_errors(call, error, message):
     x = mt.tensor([1.0, 2.0], requires_grad=True)

@@ -25,6 +25,7 @@ from .anomaly_mode import _state as _anomaly_state
 from .anomaly_mode import checked_backward
 from .grad_mode import enable_grad, no_grad
 from .graph_node import GraphNode
+from .graph_task import GraphTask
 from .indexed_gradient import IndexedGradient
 from .node_hooks import hooks_registered, run_posthooks, run_prehooks
 from .slots import SLOT_MERGER, Slots
@@ -142,18 +143,21 @@ def input_gradient_is_used(node, position: int) -> bool:
 
 
 def run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
-        create_graph: bool = False) -> dict:
-    """See ``_run``; records, for the nodes' backward, whether the run has targets."""
+        create_graph: bool = False, accumulate_grad: bool = False) -> dict:
+    """See ``_run``; records, for the nodes' backward, whether the run has targets.
+    ``accumulate_grad``: the targets are ``backward(inputs=...)``'s, not ``autograd.grad``'s
+    (only hooks asking ``will_engine_execute_node`` about a leaf see the difference)."""
     previous = _run_state.partial, _run_state.needed
     _run_state.partial = targets is not None
     try:
-        return _run(roots, retain_graph, targets, stop_at_targets, create_graph)
+        return _run(roots, retain_graph, targets, stop_at_targets, create_graph,
+                    accumulate_grad)
     finally:
         _run_state.partial, _run_state.needed = previous
 
 
 def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
-         create_graph: bool = False) -> dict:
+         create_graph: bool = False, accumulate_grad: bool = False) -> dict:
     """Send each root's gradient ``(node, array)`` back through the graph.
 
     Without ``targets`` every leaf reached gets its gradient added to ``.grad``
@@ -187,13 +191,20 @@ def _run(roots, retain_graph: bool, targets=None, stop_at_targets: bool = False,
     timers = _node_timers()  # () unless a profiler is recording
     # Node hooks (``Node.register_hook``) run in the slower step, not in the fast loop.
     hooked = hooks_registered.value
+    task = None  # this run as tensor hooks see it (graph_task.py), made for the first hook
     with enable_grad() if create_graph else no_grad():
         while ready:
             node = ready.pop()
             grad, grad_owned = take_grad(pending, owned, node)
-            if grad is not None and node._tensor_hooks:
-                # A hook may keep the tensor it is given: the array is no longer ours.
-                grad, grad_owned = step.run_hooks(node, grad), False
+            if node._tensor_hooks:
+                if task is None:
+                    task = GraphTask({n for n, _ in roots}, dependencies, targets,
+                                     accumulate_grad)
+                if grad is None:  # reached, but no gradient came: only some hooks are told
+                    task.run_hooks(_tell_of_missing_grad, node, None)
+                else:
+                    # A hook may keep the tensor it is given: the array is no longer ours.
+                    grad, grad_owned = task.run_hooks(step.run_hooks, node, grad), False
             if targets is not None and node in targets:
                 if grad is not None:
                     captured[node] = grad
@@ -325,6 +336,16 @@ def _run_tensor_hooks(node, grad):
                                    f"{tuple(grad.shape)}")
             grad = result
     return grad
+
+
+def _tell_of_missing_grad(node, grad=None) -> None:
+    """Call the node's tensor hooks that take a missing gradient (``takes_missing_grad``:
+    ``register_multi_grad_hook``'s) with None, as PyTorch calls every tensor hook of a
+    node that runs without a gradient for it. Other hooks are not called (they expect a
+    tensor here: docs/differences.md)."""
+    for hook in list(node._tensor_hooks.values()):
+        if getattr(hook, "takes_missing_grad", False):
+            hook(None)
 
 
 def _run_tensor_hooks_on_array(node, grad):

@@ -60,6 +60,8 @@ def _pack_saved(ctx) -> None:
     """Pack ``ctx``'s saved tensors with the open ``saved_tensors_hooks``, if any."""
     if ctx._to_save and (packed := saved_tensors_hooks.packed_for_backward(ctx._to_save)):
         ctx._packed_to_save = packed
+        if not saved_tensors_hooks.innermost_checks_versions():
+            ctx._versions = ()
 
 
 def _check_tensors(error: type, what: str, values) -> None:

@@ -3,13 +3,19 @@
 ``backward`` adds each gradient into a tensor's ``.grad`` (every leaf reached, or only the
 ``inputs`` given); ``grad`` returns the gradients instead and touches no ``.grad``. Both
 check the outputs and their gradients here, once, and run ``engine.run``.
+
+A ``GradientEdge`` (``autograd.graph.get_gradient_edge``) may stand for any output or
+input: the gradient then starts from, or is read at, that node (``gradient_edges.py``).
 """
 
 from __future__ import annotations
 
+import math
+
 from ..caller_warnings import warn_at_caller
 from .engine import AccumulateGrad, accumulate_graph_into, accumulate_into, run
 from .grad_mode import open_dual_levels
+from .gradient_edges import GradientEdge, node_of, output_spec
 
 # PyTorch's words
 _GRAD_CYCLE = ("Using backward() with create_graph=True will create a reference cycle between "
@@ -32,7 +38,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     defaults to True.
     """
     retain_graph = create_graph if retain_graph is None else retain_graph
-    roots = _roots(_as_tuple(tensors, "tensors"), grad_tensors, "backward", create_graph)
+    roots = _roots(_as_tuple(tensors, "tensors", edges=True), grad_tensors, "backward",
+                   create_graph)
     if inputs is None:
         if create_graph:
             warn_at_caller(_GRAD_CYCLE)
@@ -40,17 +47,22 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         run(roots, bool(retain_graph), create_graph=create_graph)
         _mark_for_forward_ad(tensors, [leaf.grad for leaf in leaves])
         return
-    inputs = _as_tuple(inputs, "inputs")
+    inputs = _as_tuple(inputs, "inputs", edges=True)
     if not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty: pass the "
                            "tensors whose .grad should be written, or leave it out")
     nodes = _input_nodes(inputs)
-    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
+    captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph,
+                   accumulate_grad=True)
     accumulate = accumulate_graph_into if create_graph else accumulate_into
     for tensor, node in zip(inputs, nodes):
-        if node in captured:
+        if isinstance(tensor, GradientEdge):
+            # PyTorch runs the edge's node: a leaf's AccumulateGrad writes its .grad, any
+            # other node writes nothing
+            tensor = node.variable if isinstance(node, AccumulateGrad) else None
+        if tensor is not None and node in captured:
             accumulate(tensor, captured[node])
-    _mark_for_forward_ad(tensors, [tensor.grad for tensor in inputs])
+    _mark_for_forward_ad(tensors, [getattr(tensor, "grad", None) for tensor in inputs])
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -72,14 +84,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
-    inputs = _as_tuple(inputs, "inputs")
+    inputs = _as_tuple(inputs, "inputs", edges=True)
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty: pass the tensors "
                            "to differentiate with respect to")
     nodes = _input_nodes(inputs)
-    roots = _roots(_as_tuple(outputs, "outputs"), grad_outputs, "grad", create_graph)
+    roots = _roots(_as_tuple(outputs, "outputs", edges=True), grad_outputs, "grad",
+                   create_graph)
     captured = run(roots, bool(retain_graph), targets=set(nodes), create_graph=create_graph)
-    gradients = tuple(_input_grad(index, tensor, captured.get(node), allow_unused or
+    gradients = tuple(_input_grad(index, tensor, node, captured.get(node), allow_unused or
                                   materialize_grads, materialize_grads)
                       for index, (tensor, node) in enumerate(zip(inputs, nodes)))
     _mark_for_forward_ad(outputs, gradients)
@@ -94,7 +107,8 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     PyTorch, a gradient made of zeros by ``materialize_grads`` is not batched."""
     from ..functions import stack
 
-    outputs, inputs = _as_tuple(outputs, "outputs"), _as_tuple(inputs, "inputs")
+    outputs = _as_tuple(outputs, "outputs", edges=True)
+    inputs = _as_tuple(inputs, "inputs", edges=True)
     if grad_outputs is None:
         raise RuntimeError("grad can be implicitly created only for scalar outputs: with "
                            "is_grads_batched=True pass grad_outputs, a batch of gradients "
@@ -109,8 +123,10 @@ def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, all
     for index, tensor in enumerate(inputs):
         column = [row[index] for row in rows]
         if any(g is None for g in column):
+            if materialize_grads and isinstance(tensor, GradientEdge):
+                raise RuntimeError(_NO_MATERIALIZED_EDGE)
             gradients.append(tensor.new_zeros(tensor.shape) if materialize_grads else None)
-        else:
+        else:  # (``size`` is never 0 here: ``grad`` of no vectors is refused in the rows)
             gradients.append(stack(column) if column else tensor.new_zeros((0, *tensor.shape)))
     return tuple(gradients)
 
@@ -126,13 +142,14 @@ def _batch_size(outputs, grad_outputs) -> int:
         raise RuntimeError(f"grad() got {len(grad_outputs)} output gradient(s) for "
                            f"{len(outputs)} output(s): pass one per output")
     for index, (gradient, output) in enumerate(zip(grad_outputs, outputs)):
-        if gradient.dim() == 0 or tuple(gradient.shape[1:]) != tuple(output.shape):
+        shape = _shape_of(output)
+        if gradient.dim() == 0 or tuple(gradient.shape[1:]) != shape:
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each "
                 "grad_output as the batch dimension. The sizes of the remaining dimensions "
                 "are expected to match the shape of corresponding output, but a mismatch was "
                 f"detected: grad_output[{index}] has a shape of {tuple(gradient.shape)} and "
-                f"output[{index}] has a shape of {tuple(output.shape)}. If you only want some "
+                f"output[{index}] has a shape of {shape}. If you only want some "
                 "tensors in `grad_output` to be considered batched, consider using vmap.")
     sizes = [g.shape[0] for g in grad_outputs]
     if len(set(sizes)) > 1:
@@ -141,27 +158,39 @@ def _batch_size(outputs, grad_outputs) -> int:
     return sizes[0]
 
 
-def _as_tuple(tensors, what: str) -> tuple:
-    """A tensor, or a sequence of them, as a tuple."""
+def _as_tuple(tensors, what: str, edges: bool = False) -> tuple:
+    """A tensor, or a sequence of them, as a tuple; with ``edges``, ``GradientEdge``s too."""
     from ..tensor import Tensor
 
     if isinstance(tensors, Tensor):
         return (tensors,)
-    if isinstance(tensors, (tuple, list)) and all(isinstance(t, Tensor) for t in tensors):
+    kinds = (Tensor, GradientEdge) if edges else Tensor
+    if edges and isinstance(tensors, GradientEdge):  # (before sequences: a named tuple)
+        return (tensors,)
+    if isinstance(tensors, (tuple, list)) and all(isinstance(t, kinds) for t in tensors):
         return tuple(tensors)
-    raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, got "
+    expected = "a Tensor, a GradientEdge" if edges else "a Tensor"
+    raise TypeError(f"{what} must be {expected} or a sequence of Tensors, got "
                     f"{type(tensors).__name__}")
+
+
+def _shape_of(output) -> tuple:
+    """The shape of an output tensor, or of the output a ``GradientEdge`` names."""
+    if isinstance(output, GradientEdge):
+        return output_spec(output, node_of(output))[0]
+    return tuple(output.shape)
 
 
 def _input_nodes(inputs) -> list:
     """The graph node where each input's gradient arrives: its ``grad_fn``, or for a leaf
     its ``AccumulateGrad``."""
     for tensor in inputs:
-        if not tensor.requires_grad:
+        if not isinstance(tensor, GradientEdge) and not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad: "
                                "create it with requires_grad=True (or call "
                                "requires_grad_()) before computing the outputs")
-    return [t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
+    return [node_of(t) if isinstance(t, GradientEdge) else
+            t.grad_fn if t.grad_fn is not None else t._accumulator() for t in inputs]
 
 
 def _roots(outputs, grad_outputs, caller: str, create_graph: bool = False) -> list:
@@ -184,6 +213,8 @@ def _roots(outputs, grad_outputs, caller: str, create_graph: bool = False) -> li
 
 
 def _root(index: int, output, gradient):
+    if output.__class__ is GradientEdge:
+        return _edge_root(index, output, gradient)
     if output.grad_fn is None and not output.requires_grad:
         raise RuntimeError(f"element {index} of tensors does not require grad and does not "
                            "have a grad_fn: compute it from tensors created with "
@@ -209,10 +240,42 @@ def _root(index: int, output, gradient):
     return node, gradient
 
 
-def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize: bool):
+def _edge_root(index: int, edge, gradient):
+    """``_root`` for a ``GradientEdge`` output: the node, and the gradient (made, or
+    checked) from the shape and dtype of the output the edge names."""
+    node = node_of(edge)
+    shape, dtype, backend = output_spec(edge, node)
+    if gradient is None:
+        if math.prod(shape) != 1:
+            raise RuntimeError(f"grad can be implicitly created only for scalar outputs; "
+                               f"output {index} (a GradientEdge) has shape {shape}: pass its "
+                               "gradient, a tensor of the same shape")
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs "
+                               f"but got {dtype}: pass the gradient explicitly")
+        from ..tensor import Tensor
+
+        return node, Tensor._make(backend.full(shape, 1, dtype), backend)
+    if tuple(gradient.shape) != shape:
+        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
+                           f"{tuple(gradient.shape)} but the output (a GradientEdge) has "
+                           f"shape {shape}; they must match")
+    if gradient.device != backend.device:
+        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
+                           f"output (a GradientEdge) is on {backend.device}: move it with .to()")
+    return node, gradient
+
+
+_NO_MATERIALIZED_EDGE = "materialize_grads cannot be used when the given input is a GradientEdge"
+
+
+def _input_grad(index: int, tensor, node, grad_array, allow_unused: bool, materialize: bool):
     """Input ``index``'s gradient as a tensor (zeros, or None, when none reached it);
-    ``grad_array`` is an array, or already a tensor under ``create_graph``."""
+    ``grad_array`` is an array, or already a tensor under ``create_graph``. ``tensor`` may
+    be a ``GradientEdge`` (whose ``node`` is given)."""
     if grad_array is None:
+        if materialize and isinstance(tensor, GradientEdge):
+            raise RuntimeError(_NO_MATERIALIZED_EDGE)
         if materialize:
             return tensor._wrap(tensor._backend.full(tensor._data.shape, 0, tensor._dtype))
         if not allow_unused:
@@ -223,7 +286,10 @@ def _input_grad(index: int, tensor, grad_array, allow_unused: bool, materialize:
     if hasattr(grad_array, "_data"):  # create_graph: the recorded tensor, graph and all
         return grad_array
     # A copy: the engine may hand one array to several inputs (an add's two operands).
-    return tensor._wrap(tensor._backend.copy(grad_array))
+    from ..tensor import Tensor
+
+    backend = node.backend
+    return Tensor._make(backend.copy(grad_array), backend)
 
 
 def _open_dual_level():
@@ -240,7 +306,8 @@ def _mark_for_forward_ad(outputs, gradients) -> None:
     the level marks them, so that using their tangent raises."""
     level = _open_dual_level()
     if level is not None:
-        level.mark_gradients(_as_tuple(outputs, "outputs"), gradients)
+        outputs = _as_tuple(outputs, "outputs", edges=True)  # an edge carries no tangent
+        level.mark_gradients([o for o in outputs if not isinstance(o, GradientEdge)], gradients)
 
 
 def _leaves_of_dual_outputs(outputs, roots) -> list:
@@ -249,8 +316,8 @@ def _leaves_of_dual_outputs(outputs, roots) -> list:
     level = _open_dual_level()
     if level is None:
         return []
-    outputs = _as_tuple(outputs, "tensors")
-    if all(level.tangent(o) is None for o in outputs):
+    outputs = _as_tuple(outputs, "tensors", edges=True)
+    if all(isinstance(o, GradientEdge) or level.tangent(o) is None for o in outputs):
         return []
     leaves, seen, stack = [], set(), [node for node, _ in roots]
     while stack:

@@ -3,7 +3,11 @@
 - ``Node``: the abstract class of every ``grad_fn`` (and of a leaf's ``AccumulateGrad``);
   our nodes are ``GraphNode`` subclasses, registered as its virtual subclasses;
 - ``GradientEdge`` and ``get_gradient_edge``: where a tensor's gradient arrives;
+- ``register_multi_grad_hook``: one hook over several tensors' gradients
+  (``multi_grad_hooks.py``);
 - ``increment_version``: tell autograd that a tensor was written in place behind its back;
+- ``allow_mutation_on_saved_tensors``: in-place writes into saved tensors, which are
+  cloned first (``saved_tensor_mutation.py``);
 - ``saved_tensors_hooks``, ``save_on_cpu``, ``disable_saved_tensors_hooks``: what happens
   to the tensors kept for backward (``saved_tensors_hooks.py``).
 
@@ -13,9 +17,11 @@ The node hooks themselves live in ``node_hooks.py``, next to the engine that run
 from __future__ import annotations
 
 import abc
-from typing import NamedTuple
 
+from .gradient_edges import GradientEdge, edge_of
 from .graph_node import GraphNode
+from .multi_grad_hooks import register_multi_grad_hook
+from .saved_tensor_mutation import allow_mutation_on_saved_tensors
 from .saved_tensors_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 
 
@@ -52,24 +58,11 @@ class Node(abc.ABC):
 Node.register(GraphNode)
 
 
-class GradientEdge(NamedTuple):
-    """Where a tensor's gradient arrives: a node and which of its outputs the tensor is."""
-
-    node: Node
-    output_nr: int
-    #: PyTorch keeps a node alive through this when ``node`` alone cannot; ours always can
-    ownership_token: Node | None = None
-
-
 def get_gradient_edge(tensor) -> GradientEdge:
     """The ``GradientEdge`` of ``tensor``: its ``grad_fn`` (a leaf's ``AccumulateGrad``)
-    and its ``output_nr``, as ``grad_fn.next_functions`` would show them."""
-    if not tensor.requires_grad:
-        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
-                           "does not require gradients")
-    node = tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()
-    shown = node if node._shared_node is None else node._shared_node
-    return GradientEdge(shown, node._output_nr)
+    and its ``output_nr``, as ``grad_fn.next_functions`` would show them. It can stand for
+    the tensor in ``autograd.grad`` and ``backward`` (``gradient_edges.py``)."""
+    return edge_of(tensor)
 
 
 def increment_version(tensor) -> None:
@@ -90,4 +83,5 @@ def increment_version(tensor) -> None:
 
 
 __all__ = ["GradientEdge", "Node", "get_gradient_edge", "increment_version",
+           "register_multi_grad_hook", "allow_mutation_on_saved_tensors",
            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks"]

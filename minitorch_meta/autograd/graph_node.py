@@ -21,7 +21,7 @@ state in one slot, ``_graph_extras``, set on first use (see ``node_hooks.py``).
 
 from __future__ import annotations
 
-from . import node_hooks
+from . import gradient_edges, node_hooks
 
 
 class GraphNode:
@@ -43,6 +43,9 @@ class GraphNode:
         on; ``input_nr`` is which output of ``node`` the input is (its ``output_nr``)."""
         shared = self._shared_node
         node = self if shared is None else shared
+        for n in node._next_nodes:
+            if n is not None and n._shared_node is not None:
+                gradient_edges.remember_output(n)  # so that a GradientEdge of the pair works
         return tuple((None, 0) if n is None
                      else (n if n._shared_node is None else n._shared_node, n._output_nr)
                      for n in node._next_nodes)

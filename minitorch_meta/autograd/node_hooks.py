@@ -21,12 +21,16 @@ from .slots import Slots
 class NodeExtras:
     """What a node holds only once the ``Node`` API was used on it."""
 
-    __slots__ = ("metadata", "prehooks", "posthooks")
+    __slots__ = ("metadata", "prehooks", "posthooks", "outputs", "output_spec")
 
     def __init__(self) -> None:
         self.metadata: dict = {}
         self.prehooks = HookDict()
         self.posthooks = HookDict()
+        #: what a ``GradientEdge`` needs to know (``gradient_edges.py``): the nodes of a
+        #: multi-output op's other outputs, by number, and this node's output's shape and dtype
+        self.outputs = None
+        self.output_spec = None
 
 
 class _Registered:

@@ -37,6 +37,11 @@ class saved_tensors_hooks:  # noqa: N801 - a context manager, as PyTorch's
     """Pack each tensor saved for backward with ``pack_hook(tensor)`` and give backward
     ``unpack_hook(packed)`` (a tensor) in its place."""
 
+    #: whether a node whose saved tensors these hooks packed still refuses to run after an
+    #: in-place write into them (PyTorch skips that check for packed tensors; we keep it,
+    #: but for ``allow_mutation_on_saved_tensors``, whose clones make it moot)
+    checks_versions = True
+
     def __init__(self, pack_hook, unpack_hook) -> None:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
@@ -113,6 +118,11 @@ def packed_for_backward(tensors):
                  for t in tensors)
 
 
+def innermost_checks_versions() -> bool:
+    """Whether the innermost open hooks keep the version check (``checks_versions``)."""
+    return not _state.stack or _state.stack[-1].checks_versions
+
+
 def unpacked(packed) -> tuple:
     """The tensors of ``packed_for_backward``, each unpacked again."""
     return tuple(None if p is None else _unpack(*p) for p in packed)
@@ -150,6 +160,8 @@ def _pack_node(node, hooks) -> None:
     if not packed:
         return
     node._packed_saved = packed
+    if not hooks.checks_versions:
+        fields.pop("_saved_versions", None)
     for name in ("_backward", "_backward_graph"):
         setattr(node, name, _unpacking(node, getattr(type(node), name), packed))
 

@@ -322,6 +322,9 @@ _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
 # An observer that times ops (the profiler) also has ``op_started(function, inputs)`` and
 # ``op_failed(function)``, and ``node_started(node)``/``node_ended(node)``, which the
 # autograd engine calls around each node's backward.
+# An observer with ``before_write(tensor)`` hears of every in-place write into a tensor's
+# memory just before it (``Tensor._store``): ``allow_mutation_on_saved_tensors`` clones
+# what the write would change.
 _observers: list = []
 
 
