@@ -206,3 +206,17 @@ def test_grad_with_respect_to_a_non_leaf_leaves_its_graph_for_later():
         gx, gy2 = fw.autograd.grad((y * x).sum(), [x, y])
         results.append([gy.tolist(), x.grad.tolist(), gx.tolist(), gy2.tolist()])
     assert results[0] == results[1]
+
+
+def test_inputs_given_as_a_dict_give_a_dict_of_gradients(torch_ref):
+    """``autograd.grad(loss, dict(model.named_parameters()))`` (PyTorch 2.13)."""
+    results = []
+    for framework in (mt, torch_ref):
+        framework.manual_seed(0)
+        a = framework.tensor([1.0, 2.0], requires_grad=True)
+        b = framework.tensor([3.0], requires_grad=True)
+        y = (a * a).sum() + (b * 5).sum()
+        gradients = framework.autograd.grad(y, {"a": a, "b": b})
+        assert isinstance(gradients, dict) and list(gradients) == ["a", "b"]
+        results.append({k: v.tolist() for k, v in gradients.items()})
+    assert results[0] == results[1] == {"a": [2.0, 4.0], "b": [5.0]}

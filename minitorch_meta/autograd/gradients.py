@@ -67,7 +67,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False,
-         materialize_grads=False) -> tuple:
+         materialize_grads=False) -> tuple | dict:
     """The gradients of ``outputs`` with respect to each of ``inputs``, as a tuple.
 
     Nothing is written into any ``.grad``; only the part of the graph between the outputs
@@ -76,7 +76,15 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     ``materialize_grads=True`` (zeros). ``only_inputs`` is accepted and ignored, as in
     PyTorch. With ``create_graph=True`` the gradients are computed with recorded ops and
     can be differentiated again (``retain_graph`` then defaults to True).
+
+    ``inputs`` may be a dict of named tensors (``dict(model.named_parameters())``): the
+    gradients then come back as a dict with its keys, as in PyTorch 2.13.
     """
+    if isinstance(inputs, dict):
+        gradients = grad(outputs, tuple(inputs.values()), grad_outputs, retain_graph,
+                         create_graph, only_inputs, allow_unused, is_grads_batched,
+                         materialize_grads)
+        return dict(zip(inputs, gradients))
     retain_graph = create_graph if retain_graph is None else retain_graph
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
