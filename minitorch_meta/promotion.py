@@ -24,11 +24,10 @@ def result_type(tensor=None, other=None, *, scalar=None, scalar1=None,
     Raises:
         TypeError: not two operands, or one that is neither a Tensor nor a number.
     """
-    operands = [v for v in (tensor, other, scalar, scalar1, scalar2) if v is not None]
-    if len(operands) != 2:
-        raise TypeError(f"result_type() takes two operands (tensor and other, scalar and "
-                        f"tensor, or scalar1 and scalar2), got {len(operands)}")
-    tensor1, tensor2 = operands
+    if scalar is None and scalar1 is None and scalar2 is None and other is not None:
+        tensor1, tensor2 = tensor, other  # positional: the package's own calls, per step
+    else:
+        tensor1, tensor2 = _two_operands(tensor, other, scalar, scalar1, scalar2)
     if not all(isinstance(v, Tensor) or _is_number(v) for v in (tensor1, tensor2)):
         raise TypeError(f"result_type(): expected each argument to be a Tensor or a Number, "
                         f"got ({type(tensor1).__name__}, {type(tensor2).__name__})")
@@ -39,6 +38,14 @@ def result_type(tensor=None, other=None, *, scalar=None, scalar1=None,
         tensor, number = (tensor1, tensor2) if isinstance(tensor1, Tensor) else (tensor2, tensor1)
         return dtypes.scalar_result(tensor.dtype, _python(number))
     return dtypes.promote(_number_dtype(_python(tensor1)), _number_dtype(_python(tensor2)))
+
+
+def _two_operands(*given) -> list:
+    operands = [v for v in given if v is not None]
+    if len(operands) != 2:
+        raise TypeError(f"result_type() takes two operands (tensor and other, scalar and "
+                        f"tensor, or scalar1 and scalar2), got {len(operands)}")
+    return operands
 
 
 def promote_types(type1: dtypes.dtype, type2: dtypes.dtype) -> dtypes.dtype:
