@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .operator import OpOverload, OpOverloadPacket, Operator, operator, split_qualname
+from .operator import Operator, OpOverload, OpOverloadPacket, operator, split_qualname
 from .schema import infer_schema, parse_schema
 
 

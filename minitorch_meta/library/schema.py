@@ -205,7 +205,7 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name: str | None = N
                 and kind not in ("ScalarType", "ScalarType?", "Device", "Device?"):
             fail(f"Parameter {name} has an unsupported default value type {type(default)}.")
         alias = ""
-        if mutates_args == "unknown" or name in mutated:
+        if name in mutated or mutates_args == "unknown" and kind.startswith("Tensor"):
             if not kind.startswith("Tensor"):
                 fail(f"Parameter {name} is in mutable_args but only Tensors or collections "
                      "of Tensors can be mutated")
