@@ -418,7 +418,8 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 #: the subpackages ``__getattr__`` loads on first use, and its other names
 _LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                  "distributed", "linalg", "__config__", "testing", "distributions", "func",
-                 "amp", "cpu", "accelerator", "profiler", "multiprocessing", "fft", "jit", "types")
+                 "amp", "cpu", "accelerator", "profiler", "multiprocessing", "fft", "jit", "types",
+                 "library")
 _LAZY_NAMES = ("save", "load", "summary")
 
 
