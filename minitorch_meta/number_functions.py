@@ -77,7 +77,7 @@ def dist(input, other, p: float = 2):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {dtypes.SCALAR_TYPE_NAMES[difference.dtype]} instead (dist "
                            "measures floats; convert first, e.g. with .float())")
-    return _composed(difference.norm(p=p), "DistBackward0")
+    return _composed(difference.norm(p=p), "DistBackward0", input, other)
 
 
 def sum_to_size(self, *size):
