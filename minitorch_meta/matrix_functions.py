@@ -12,9 +12,9 @@ from . import return_types as rt
 from .autocasting import autocast_op
 from .autograd import no_grad
 from .autograd.graph_node import show_as_op
-from .functions import _composed
 from .caller_warnings import warn_at_caller
 from .errors import ShapeRuntimeError
+from .functions import _composed
 from .int_arguments import is_int
 from .ops import linalg_checks as checks
 from .ops import norms

@@ -12,7 +12,8 @@ everything: the values (a boolean pick), the inverse (a running count of marks, 
 in the input's order) and the counts (the distance between marks). NaN is never equal to
 itself, so each NaN is its own value, as in PyTorch. ``bincount`` is one ``index_add``.
 None of them has a gradient; as in PyTorch, ``unique``'s values (not the inverse or the
-counts) still have a graph node when the input requires grad, one that refuses backward.
+counts) and ``bincount``'s weighted counts still have a graph node when the input (the
+weights) requires grad, one that refuses backward.
 """
 
 from __future__ import annotations
@@ -233,8 +234,17 @@ class Bincount(Function):
         integer or bool weights).
     """
 
-    op_name, backward_name, differentiable = "bincount", "BincountBackward0", False
+    # PyTorch's weighted counts have a graph node that refuses backward
+    op_name, backward_name = "bincount", "torch::autograd::NotImplemented"
     minlength = 0
+
+    @property
+    def _shown_edges(self) -> tuple:
+        """PyTorch's node lists the weights only (the input is integers)."""
+        return self._next_nodes[1:]
+
+    def backward(self, backend, grad):
+        raise RuntimeError("derivative for aten::bincount is not implemented")
 
     def infer(self, x, weights=None):
         self.out_dtype = check_bincount(x, weights, self.minlength)
