@@ -93,6 +93,13 @@ CASES = {
     "svdvals": lambda L, a: L.linalg.svdvals(a.x()),
     "matrix_norm_2": lambda L, a: L.linalg.matrix_norm(a.x(), 2),
     "matrix_norm_nuc": lambda L, a: L.linalg.matrix_norm(a.x(), "nuc"),
+    "ldexp": lambda L, a: L.ldexp(a.v(), a.v()),
+    "expand_copy": lambda L, a: L.expand_copy(a.v(), (2, 3)),
+    "transpose_copy": lambda L, a: L.transpose_copy(a.x(), 0, 1),
+    "unbind_copy": lambda L, a: L.sub(*L.unbind_copy(a.x())[1:]),
+    "alias_copy": lambda L, a: L.alias_copy(a.x()),
+    "norm_except_dim": lambda L, a: L.norm_except_dim(a.x(), 2, 1),
+    "ldl_factor": lambda L, a: L.linalg.ldl_factor(a.x())[0],
     "unique": lambda L, a: L.unique(a.x()),
     "unique_dim": lambda L, a: L.unique(a.x(), dim=0, return_counts=True)[0],
     # ops of one node in both, or composed alike
@@ -180,6 +187,14 @@ CASES = {
     "ndtr": lambda L, a: L.special.ndtr(a.v()),
     "quantile": lambda L, a: a.x().quantile(0.3),
     "einsum": lambda L, a: L.einsum("ij,jk->ik", a.x(), a.x()),
+    "eigvals_real": lambda L, a: L.linalg.eigvals(a.x()).real,
+    "tensorsolve": lambda L, a: L.linalg.tensorsolve(a.x(), a.v()),
+    "cross_entropy_label_smoothing": lambda L, a: L.nn.functional.cross_entropy(
+        a.x(), a.index([0, 2, 1]), label_smoothing=0.1),
+    "inner": lambda L, a: L.inner(a.x(), a.x()),
+    "reshape_of_transpose": lambda L, a: a.x().t().reshape(9),
+    "take_along_dim": lambda L, a: L.take_along_dim(a.x(), a.index([[0], [1], [2]]), 1),
+    "combinations": lambda L, a: L.combinations(a.v()),
     "scaled_dot_product_attention": lambda L, a: (
         L.nn.functional.scaled_dot_product_attention(a.x()[None], a.x()[None], a.x()[None])),
 }
@@ -212,6 +227,14 @@ KNOWN_DIFFERENCES = {
     "ndtr": _FUSED,
     "quantile": _FUSED,
     "einsum": _FUSED,
+    "eigvals_real": "complex results' .real without PyTorch's ViewAsRealBackward0",
+    "tensorsolve": "one more reshape (ViewBackward0) of the right-hand side",
+    "cross_entropy_label_smoothing": _SCALAR + "; a where for PyTorch's masked_fill",
+    "inner": "the reshapes need no permute here (ViewBackward0, no ReshapeAlias)",
+    "reshape_of_transpose": "a reshape of a non-contiguous tensor is a view here "
+                            "(PyTorch copies: CloneBackward0 and UnsafeViewBackward0)",
+    "take_along_dim": "the indices are not broadcast first (no ExpandBackward0)",
+    "combinations": "index_select where PyTorch masks expanded views",
     "scaled_dot_product_attention": "PyTorch's math kernel's bmm and SafeSoftmax nodes; "
                                     "ours are matmul and softmax",
 }
