@@ -100,6 +100,9 @@ CASES = {
     "alias_copy": lambda L, a: L.alias_copy(a.x()),
     "norm_except_dim": lambda L, a: L.norm_except_dim(a.x(), 2, 1),
     "ldl_factor": lambda L, a: L.linalg.ldl_factor(a.x())[0],
+    "fill": lambda L, a: L.fill(a.x(), 1.0),
+    "fill_tensor": lambda L, a: L.fill(a.x(), a.leaf(2.0)),
+    "fill_tensor_of_constant": lambda L, a: L.fill(a.x().detach(), a.leaf(2.0)),
     "unique": lambda L, a: L.unique(a.x()),
     "unique_dim": lambda L, a: L.unique(a.x(), dim=0, return_counts=True)[0],
     # ops of one node in both, or composed alike
