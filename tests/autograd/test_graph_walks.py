@@ -207,13 +207,9 @@ _SCALAR = ("PyTorch's C++ composition adds or multiplies a Python number with th
 _FUSED = "one op (one node) here; PyTorch composes it of several ops (nodes)"
 # name -> why our walk differs from PyTorch's (docs/differences.md, "Graph walks")
 KNOWN_DIFFERENCES = {
-    "pairwise_distance": _SCALAR,
     "triplet_margin_loss": _SCALAR,
-    "margin_ranking_loss": _SCALAR,
     "hinge_embedding_loss": _SCALAR,
     "cosine_embedding_loss": _SCALAR,
-    "trapezoid": _SCALAR,
-    "cumulative_trapezoid": _SCALAR,
     "bilinear": "an einsum here (EinsumBackward0) where PyTorch calls _trilinear",
     "kron": "ViewBackward0 here where PyTorch's reshape of a product is UnsafeViewBackward0",
     "tensordot": "the reshapes need no PermuteBackward0 here (the dims are in order)",
