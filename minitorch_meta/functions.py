@@ -10,6 +10,7 @@ from numbers import Number
 
 from . import dtypes
 from .autocasting import autocast_op
+from .autograd.graph_node import show_as_op
 from .number_arguments import as_float
 from .ops import (
     activations,
@@ -398,10 +399,14 @@ def _tensor_overload(op: str, dim, keepdim, other) -> bool:
     return True
 
 
-def _composed(output, backward_name: str):
+def _composed(output, backward_name: str, *inputs):
     """``output`` of an op built from other ops, its last node named as PyTorch's op is
-    (``Function.show_as``): the node was made by this call, so nothing else sees the name."""
-    if output.grad_fn is not None:
+    (``Function.show_as``); given the op's tensor ``inputs`` (PyTorch's, in order), the
+    node also shows edges to them in place of the inner nodes, PyTorch's one node
+    (``graph_node.show_as_op``). The node was made by this call, so nothing else sees it."""
+    if inputs:
+        show_as_op(output, backward_name, inputs)
+    elif output.grad_fn is not None:
         output.grad_fn.show_as(backward_name)
     return output
 
@@ -451,7 +456,8 @@ def stack(tensors, dim: int = 0):
         raise RuntimeError("stack expects a non-empty TensorList")
     require_tensor_list("stack", tensors)
     dim = dim if dim >= 0 else dim + tensors[0].dim() + 1
-    return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0")
+    return _composed(cat([unsqueeze(t, dim) for t in tensors], dim), "StackBackward0",
+                     *tensors)
 
 
 def split(tensor, split_size_or_sections, dim: int = 0) -> tuple:
@@ -605,7 +611,7 @@ def softmax(input, dim: int, dtype=None):
     checked = input if dtype is None else input.to(dtype)
     axis = shapes.normalize_dim("softmax", dim, checked.dim())
     check_softmax_dtype("softmax", checked.dtype, axis, checked.dim())
-    return _composed(exp(log_softmax(checked, dim)), "SoftmaxBackward0")
+    return _composed(exp(log_softmax(checked, dim)), "SoftmaxBackward0", checked)
 
 
 @autocast_op("log_softmax")

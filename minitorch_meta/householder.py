@@ -109,7 +109,7 @@ def householder_product(A: Tensor, tau: Tensor) -> Tensor:
     Q = _reflect(eye, _vectors(A), tau, reversed(range(k)))
     if k == 0:
         Q = _connected(Q, A, tau)
-    return named_as(Q, "LinalgHouseholderProductBackward0")
+    return named_as(Q, "LinalgHouseholderProductBackward0", A, tau)
 
 
 def orgqr(input: Tensor, tau: Tensor) -> Tensor:
@@ -142,7 +142,7 @@ def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: bool = True,
     result = result if left else result.mT
     if k == 0:
         result = _connected(result, input, tau, other)
-    return named_as(result, "OrmqrBackward0")
+    return named_as(result, "OrmqrBackward0", input, tau, other)
 
 
 def _check_ormqr(op: str, input: Tensor, tau: Tensor, other: Tensor, left: bool) -> None:
@@ -187,8 +187,9 @@ def _check_ormqr(op: str, input: Tensor, tau: Tensor, other: Tensor, left: bool)
                                   f"{fmt(tuple(input.shape))}); use float32 or float64")
 
 
-def named_as(output: Tensor, backward_name: str) -> Tensor:
-    """``output``'s node named as PyTorch's op, whose value and gradient it has."""
-    if output.grad_fn is not None:
-        output.grad_fn.show_as(backward_name)
-    return output
+def named_as(output: Tensor, backward_name: str, *inputs: Tensor) -> Tensor:
+    """``output``'s node named as PyTorch's op, whose value and gradient it has (and, given
+    the op's ``inputs``, showing PyTorch's one node: ``functions._composed``)."""
+    from .functions import _composed
+
+    return _composed(output, backward_name, *inputs)

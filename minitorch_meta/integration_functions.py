@@ -82,7 +82,8 @@ def trapezoid(y, x=None, *, dx: Number | None = None, dim: int = -1):
                      device=y.device)
     if x is None:
         ends = SF.select(y, axis, 0) + SF.select(y, axis, -1)
-        return F._composed((F.sum(y, axis) - ends * 0.5) * (1 if dx is None else dx),
+        halves = F._composed(ends * 0.5, "MulBackward1")  # mul(Tensor, Scalar), as PyTorch's
+        return F._composed((F.sum(y, axis) - halves) * (1 if dx is None else dx),
                            "MulBackward1")
     left, right = _neighbours(y, axis)
     area = F.sum((left + right) * _spacing("trapezoid", y, x, axis), axis)
@@ -103,6 +104,8 @@ def cumulative_trapezoid(y, x=None, *, dx: Number | None = None, dim: int = -1):
     axis = _axis("cumulative_trapezoid", y, dim)
     left, right = _neighbours(y, axis)
     if x is None:
-        return F.cumsum((left + right) * ((1 if dx is None else dx) / 2.0), axis)
+        # mul(Tensor, Scalar), as PyTorch's: MulBackward1
+        halves = F._composed((left + right) * ((1 if dx is None else dx) / 2.0), "MulBackward1")
+        return F.cumsum(halves, axis)
     steps = (left + right) * _spacing("cumulative_trapezoid", y, x, axis)
     return F._composed(F.cumsum(steps, axis) / 2.0, "DivBackward1")

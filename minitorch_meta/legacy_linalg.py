@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import linalg
 from . import return_types as rt
-from .autograd.graph_node import number_outputs
+from .autograd.graph_node import show_as_op
 from .caller_warnings import warn_at_caller
 from .householder import named_as, orgqr, ormqr
 from .ops import linalg_checks as checks
@@ -82,9 +82,9 @@ def triangular_solve(input: Tensor, A: Tensor, upper: bool = True,  # noqa: N803
     solution = linalg.solve_triangular(matrix, input, upper=upper != transpose,
                                        unitriangular=unitriangular)
     coefficient = A.expand(*batch, *a_shape[-2:]).clone()
-    result = rt.TriangularSolveResult(named_as(solution, "TriangularSolveBackward0"),
-                                      named_as(coefficient, "TriangularSolveBackward0"))
-    number_outputs(result)  # PyTorch's one node with two outputs
+    result = rt.TriangularSolveResult(solution, coefficient)
+    # PyTorch's one node with two outputs, its edges to ``input`` then ``A``
+    show_as_op(result, "TriangularSolveBackward0", (input, A))
     return result
 
 

@@ -11,8 +11,10 @@ from . import dtypes
 from . import return_types as rt
 from .autocasting import autocast_op
 from .autograd import no_grad
+from .autograd.graph_node import show_as_op
 from .caller_warnings import warn_at_caller
 from .errors import ShapeRuntimeError
+from .functions import _composed
 from .int_arguments import is_int
 from .ops import linalg_checks as checks
 from .ops import norms
@@ -26,13 +28,6 @@ _SVD_ORDERS = ("nuc", 2, -2)
 
 def _vector_norm(x, ord, dim, keepdim):
     return norms.LinalgVectorNorm(ord=norms.vector_norm_order(ord), dim=dim, keepdim=keepdim)(x)
-
-
-def _composed(output, backward_name: str):
-    """``output``'s node named as PyTorch's op whose last step it is."""
-    if output.grad_fn is not None:
-        output.grad_fn.show_as(backward_name)
-    return output
 
 
 @autocast_op("linalg_matrix_norm")
@@ -297,13 +292,18 @@ def vecdot(x, y, *, dim: int = -1):
 @autocast_op("linalg_lstsq")
 def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares solution ``X`` of ``A X = B`` (minimum norm when ``A`` is rank
-    deficient), computed as ``pinv(A) @ B``; ``rank`` as ``matrix_rank``, and
-    ``residuals`` and ``singular_values`` empty, as PyTorch's default CPU driver (gelsy)
-    gives them.
+    deficient), computed as ``pinv(A) @ B``, whatever the driver; the other outputs are
+    those of PyTorch's CPU ``driver`` (``gelsy`` by default): ``rank`` (empty for
+    ``gels``), ``singular_values`` (``gelsd``/``gelss`` only; empty otherwise) and
+    ``residuals``, ``||A X - B||^2`` per column, when ``m > n`` and the driver is not
+    ``gelsy`` (``gelsd``/``gelss``: only when every matrix has full rank, which shape-only
+    meta tensors are taken to have); empty otherwise. ``solution`` and ``residuals`` show
+    PyTorch's one node, ``LinalgLstsqBackward0``, with edges to ``A`` and ``B``.
 
     Shape:
         ``A`` ``(*, m, n)``, ``B`` ``(*, m, k)`` or ``(*, m)`` -> ``X`` ``(*, n, k)`` or
-        ``(*, n)``, batch broadcast.
+        ``(*, n)``, batch broadcast; ``residuals`` ``(*, k)`` (``(*, 1)`` for a vector
+        ``B``) or ``(0,)``.
     """
     op = "torch.linalg.lstsq"
     a_shape = checks.matrix_shape(op, A, "input")
@@ -319,11 +319,34 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if driver not in (None, "gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"{op}: parameter `driver` should be one of (gels, gelsy, gelsd, "
                            f"gelss)")
+    driver = driver or "gelsy"
     pseudo = LinalgPinv(rtol=rcond)(A)
-    solution = (pseudo.matmul(B.unsqueeze(-1)).squeeze(-1) if vector else pseudo.matmul(B))
+    columns = B.unsqueeze(-1) if vector else B
+    solution = pseudo.matmul(columns)
     empty = A.new_empty((0,))
-    return rt.LinalgLstsqResult(_composed(solution, "LinalgLstsqBackward0"), empty,
-                                matrix_rank(A, rtol=rcond), empty)
+    rank = empty.long() if driver == "gels" else matrix_rank(A, rtol=rcond)
+    residuals = _residuals(A, columns, solution, rank, driver)
+    if vector:  # PyTorch keeps the residuals' column dim: ``(*, 1)``
+        solution = solution.squeeze(-1)
+    if driver in ("gelsd", "gelss"):
+        with no_grad():
+            values = LinalgSvd(values_only=True)(A)
+    else:
+        values = empty
+    result = rt.LinalgLstsqResult(solution, residuals, rank, values)
+    show_as_op(result[:2], "LinalgLstsqBackward0", (A, B))
+    return result
+
+
+def _residuals(A, columns, solution, rank, driver: str):
+    """``lstsq``'s squared residuals ``||A X - B||^2`` of each column, where the driver
+    gives them; else an empty tensor, which carries the solution's graph (PyTorch's
+    empty residuals have the op's node too, and a zero gradient)."""
+    m, n = A.shape[-2:]
+    full_rank = driver == "gels" or rank.is_meta or bool((rank == n).all())
+    if m > n and driver != "gelsy" and full_rank:
+        return (A.matmul(solution) - columns).square().sum(-2)
+    return solution.reshape(-1)[:0]
 
 
 def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None):

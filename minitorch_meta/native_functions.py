@@ -98,14 +98,14 @@ def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
     if not training:
         output = batchnorm.normalise_with_running_stats(input, stat_shape, running_mean,
                                                         running_var, weight, bias, eps)
-        return (functions._composed(output, "NativeBatchNormBackward0"),
+        return (functions._composed(output, "NativeBatchNormBackward0", input, weight, bias),
                 _empty_statistic(input), _empty_statistic(input))
     axes = (0,) + tuple(range(2, len(shape)))
     mean, invstd = _statistics(input, axes, eps, input.dtype)  # before the running update
     # unlike ``F.batch_norm``, one value per channel is allowed (its invstd is 1/sqrt(eps))
     output = batchnorm._normalise_with_batch_stats(input, axes, stat_shape, running_mean,
                                                    running_var, weight, bias, momentum, eps)
-    return (functions._composed(output, "NativeBatchNormBackward0"),
+    return (functions._composed(output, "NativeBatchNormBackward0", input, weight, bias),
             mean.reshape(shape[1]), invstd.reshape(shape[1]))
 
 

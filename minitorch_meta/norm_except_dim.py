@@ -41,7 +41,10 @@ def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:  # noqa: A
 
 
 def _kept(v: Tensor, dim: int, norms: Tensor) -> Tensor:
-    """``norms`` (one per slice of ``dim``) viewed with size 1 in ``v``'s other dims."""
+    """``norms`` (one per slice of ``dim``) viewed with size 1 in ``v``'s other dims; the
+    norm's node is named as PyTorch's C++ ``norm`` over a dim's."""
+    if norms.grad_fn is not None:
+        norms.grad_fn.show_as("NormBackward1")
     shape = [1] * v.dim()
     shape[dim] = v.shape[dim]
     return norms.view(*shape)

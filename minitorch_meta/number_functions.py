@@ -65,7 +65,7 @@ def ldexp(input, other):
     if not other.is_floating_point():  # PyTorch: the promoted dtype, made floating
         other = other.to(input.dtype if input.is_floating_point()
                          else dtypes.get_default_dtype())
-    return _composed(_mul(input, _pow(2.0, other)), "LdexpBackward0")
+    return _composed(_mul(input, _pow(2.0, other)), "LdexpBackward0", input, other)
 
 
 def dist(input, other, p: float = 2):
@@ -77,7 +77,7 @@ def dist(input, other, p: float = 2):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {dtypes.SCALAR_TYPE_NAMES[difference.dtype]} instead (dist "
                            "measures floats; convert first, e.g. with .float())")
-    return _composed(difference.norm(p=p), "DistBackward0")
+    return _composed(difference.norm(p=p), "DistBackward0", input, other)
 
 
 def sum_to_size(self, *size):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from numbers import Real
 
+from .autograd.graph_node import show_as_op
 from .functions import where
 from .ops import norms
 from .ops.shapes import normalize_dim
@@ -39,8 +40,7 @@ def renorm(input, p: float, dim: int, maxnorm: float):
                                   keepdim=True)(input)
     factor = where(norm > maxnorm, maxnorm / (norm + _EPSILON), 1.0)
     output = input * factor
-    if output.grad_fn is not None:
-        output.grad_fn.show_as("RenormBackward0")
+    show_as_op(output, "RenormBackward0", (input,))
     return output
 
 

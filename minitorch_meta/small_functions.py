@@ -9,10 +9,11 @@ from numbers import Number
 
 from . import dtypes
 from .autograd import no_grad
+from .autograd.graph_node import show_as_op
 from .caller_warnings import warn_at_caller
-from .factories import arange, full_like
+from .factories import arange, full_like, zeros_like
 from .func import vmap
-from .functions import cat
+from .functions import cat, where
 from .ops.masked import fill_scalar, fill_value
 from .tensor import Tensor
 
@@ -41,14 +42,24 @@ def fill(input: Tensor, value) -> Tensor:
         RuntimeError for a value tensor with dimensions, or a number the dtype cannot hold.
     """
     number, value_tensor = fill_value("fill", value)
-    if value_tensor is None:
-        return full_like(input, fill_scalar("fill", number, input.dtype).item())
-    if value_tensor.dim() != 0:
+    if value_tensor is not None and value_tensor.dim() != 0:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                            f"{value_tensor.dim()} dimensions.")
-    out = value_tensor.to(input.device, input.dtype).expand(*input.shape).clone()
-    if out.grad_fn is not None:
-        out.grad_fn.show_as("FillBackward1")
+    if value_tensor is None:
+        filled, name, inputs = fill_scalar("fill", number, input.dtype).item(), "FillBackward0", (
+            input,)
+    else:
+        filled = value_tensor.to(input.device, input.dtype)
+        name, inputs = "FillBackward1", (input, value_tensor)
+    if input.requires_grad:
+        # PyTorch's node gives the input a zero gradient: a where that picks the value
+        # everywhere has that gradient (and the value's, summed)
+        out = where(zeros_like(input, dtype=dtypes.bool_), input, filled)
+    elif value_tensor is None:
+        out = full_like(input, filled)
+    else:
+        out = filled.expand(*input.shape).clone()
+    show_as_op(out, name, inputs)
     return out
 
 

@@ -9,7 +9,7 @@ from numbers import Number
 
 from . import return_types as R
 from .autocasting import autocast_op
-from .autograd.graph_node import number_outputs
+from .autograd.graph_node import number_outputs, show_as_op
 from .int_arguments import as_int
 from .ops import order_statistics as OS
 from .ops.quantile import Quantile
@@ -141,17 +141,17 @@ def std_mean(input, dim=None, unbiased: bool | None = None, keepdim: bool = Fals
 
 
 def _moments(op: str, node: str, root: bool, input, dim, unbiased, keepdim, correction):
-    from .functions import _composed, mean, sqrt
+    from .functions import mean, sqrt
     from .variance import spread_arguments, variance
 
     dim, correction = spread_arguments(op, dim, unbiased, correction)
     spread = variance(op, input, dim, keepdim, correction)
     if root:
         spread = sqrt(spread)
-    # PyTorch computes both in one node; here each output's last node bears its name (and
-    # the first stands for both in ``next_functions``)
-    outputs = _composed(spread, node), _composed(mean(input, dim, keepdim), node)
-    number_outputs(outputs)
+    # PyTorch computes both in one node; here each output's last node bears its name, and
+    # the first stands for both in ``next_functions``, with the input as its edge
+    outputs = spread, mean(input, dim, keepdim)
+    show_as_op(outputs, node, (input,))
     return outputs
 
 

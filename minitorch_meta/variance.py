@@ -31,7 +31,7 @@ def var(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
     from .functions import _composed
 
     dim, correction = spread_arguments("var", dim, unbiased, correction)
-    return _composed(variance("var", input, dim, keepdim, correction), "VarBackward0")
+    return _composed(variance("var", input, dim, keepdim, correction), "VarBackward0", input)
 
 
 def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
@@ -44,7 +44,7 @@ def std(input, dim=None, unbiased: bool | None = None, keepdim: bool = False, *,
     from .functions import _composed, sqrt
 
     dim, correction = spread_arguments("std", dim, unbiased, correction)
-    return _composed(sqrt(variance("std", input, dim, keepdim, correction)), "StdBackward0")
+    return _composed(sqrt(variance("std", input, dim, keepdim, correction)), "StdBackward0", input)
 
 
 def spread_arguments(op: str, dim, unbiased, correction) -> tuple:

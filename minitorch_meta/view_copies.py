@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .autograd.graph_node import show_as_op
 from .memory_formats import contiguous_format
 
 if TYPE_CHECKING:  # (tensor_methods.py imports this module: no import of tensor.py here)
@@ -73,8 +74,8 @@ def copy_of(name: str):
                             f"{type(input).__name__}")
         viewed = view(input, *args, **kwargs)
         if isinstance(viewed, tuple):  # unbind, split
-            return tuple(_copied(part, name) for part in viewed)
-        return _copied(viewed, name)
+            return _copied(viewed, name, input)
+        return _copied((viewed,), name, input)[0]
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = (f"``{name}(input, ...)``: as the view ``{name[:-len('_copy')]}``, "
@@ -83,13 +84,17 @@ def copy_of(name: str):
     return function
 
 
-def _copied(view: Tensor, name: str) -> Tensor:
-    """A contiguous copy of ``view``, its graph node named as PyTorch names ``name``'s:
-    the view's node's name + ``_copy`` (``SqueezeBackward1_copy``), or ``NAMES[name]``."""
-    copy = view.clone(memory_format=contiguous_format)  # (clone's default keeps strides)
-    if copy.grad_fn is not None:
-        copy.grad_fn.show_as(NAMES.get(name) or f"{view.grad_fn.name()}_copy")
-    return copy
+def _copied(views: tuple, name: str, input: Tensor) -> tuple:
+    """Contiguous copies of ``views`` (of ``input``), shown as PyTorch's one node of
+    ``name`` (numbered outputs, its edge to ``input``), named as PyTorch names it: the
+    view's node's name + ``_copy`` (``SqueezeBackward1_copy``), or ``NAMES[name]``."""
+    # (clone's default keeps strides)
+    copies = tuple(view.clone(memory_format=contiguous_format) for view in views)
+    node = views[0].grad_fn if views else None
+    shown = NAMES.get(name) or (node is not None and f"{node.name()}_copy")
+    if shown:  # (a view that is ``input`` itself has no node of its own: alias)
+        show_as_op(copies, shown, (input,))
+    return copies
 
 
 def detach_copy(input: Tensor) -> Tensor:

@@ -44,6 +44,20 @@ def test_fill_with_a_0d_tensor_passes_the_gradient_to_it(device):
     assert ours_value.grad.item() == theirs_value.grad.item() == 15.0
 
 
+@pytest.mark.parametrize("with_value_tensor", [False, True])
+def test_fill_gives_the_input_a_zero_gradient(with_value_tensor, device):
+    """PyTorch's FillBackward0/1 gives the input a zero gradient (NaNs too)."""
+    grads = []
+    for lib, kwargs in ((mt, {"device": device}), (torch, {})):
+        x = lib.tensor([1.0, float("nan")], requires_grad=True, **kwargs)
+        value = lib.tensor(3.0, requires_grad=True, **kwargs) if with_value_tensor else 3.0
+        out = lib.fill(x, value)
+        out.sum().backward()
+        grads.append((out.tolist(), out.grad_fn.name(), x.grad.tolist(),
+                      value.grad.item() if with_value_tensor else None))
+    assert grads[0] == grads[1]
+
+
 def test_fill_refuses_a_value_with_dimensions():
     message = "fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions"
     with pytest.raises(RuntimeError, match=message):

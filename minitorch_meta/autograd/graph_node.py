@@ -15,6 +15,12 @@ knows its number (``_output_nr``) and the node that stands for the whole op
 are class defaults (0, None) that only multi-output ops override: nothing is set, nor
 read, on the path of a single-output op or of the engine.
 
+An op built from other ops (``var_mean``: a mean, a sub, a mul, a sum, a div) is one node
+in PyTorch. ``show_as_op`` shows it so: its outputs' last nodes bear PyTorch's name, and
+the node that stands for the op shows the op's inputs as its edges (``_shown_edges``)
+where the engine's ``_next_nodes`` lead to the inner nodes. The inner nodes still run;
+only the public walk passes over them.
+
 PyTorch's ``Node`` API (``metadata``, ``register_hook``, ``register_prehook``) keeps its
 state in one slot, ``_graph_extras``, set on first use (see ``node_hooks.py``).
 """
@@ -36,6 +42,9 @@ class GraphNode:
     #: The node that stands for this node's multi-output op in ``next_functions``
     #: (``None``: this node itself).
     _shared_node = None
+    #: The edges ``next_functions`` shows when they are not ``_next_nodes``: a composed
+    #: op's inputs' nodes (``show_as_op``; ``None``: ``_next_nodes``).
+    _shown_edges = None
 
     @property
     def next_functions(self) -> tuple:
@@ -43,12 +52,15 @@ class GraphNode:
         on; ``input_nr`` is which output of ``node`` the input is (its ``output_nr``)."""
         shared = self._shared_node
         node = self if shared is None else shared
-        for n in node._next_nodes:
+        edges = node._shown_edges
+        if edges is None:
+            edges = node._next_nodes
+        for n in edges:
             if n is not None and n._shared_node is not None:
                 gradient_edges.remember_output(n)  # so that a GradientEdge of the pair works
         return tuple((None, 0) if n is None
                      else (n if n._shared_node is None else n._shared_node, n._output_nr)
-                     for n in node._next_nodes)
+                     for n in edges)
 
     @property
     def metadata(self) -> dict:
@@ -85,3 +97,34 @@ def number_outputs(outputs, shared: GraphNode | None = None) -> None:
             node._output_nr = index
         if node is not shared:
             node._shared_node = shared
+
+
+def show_as_op(outputs, backward_name: str, inputs) -> None:
+    """Show ``outputs`` (a tensor, or a sequence of tensors or None) of an op composed of
+    other ops as PyTorch's one node of that op: each output's last node is named
+    ``backward_name``, the outputs are numbered (``number_outputs``), and the node that
+    stands for them shows an edge to each of ``inputs`` (PyTorch's differentiable inputs
+    of the op, in order; None or a tensor without gradient: no edge) in place of the inner
+    nodes. Gradients are unchanged: the engine still runs the inner nodes.
+
+    Only for nodes made by the op's own call: an output that IS one of the inputs (an op
+    that returned its input unchanged) keeps its node as it is.
+    """
+    if not isinstance(outputs, (tuple, list)):
+        outputs = (outputs,)
+    reused = {id(t.grad_fn) for t in inputs if t is not None and t.grad_fn is not None}
+    nodes = [t.grad_fn for t in outputs if t is not None and t.grad_fn is not None]
+    if not nodes or any(id(node) in reused for node in nodes):
+        return
+    for node in nodes:
+        node.show_as(backward_name)
+    nodes[0]._shown_edges = tuple(_edge(t) for t in inputs)
+    number_outputs(outputs)
+
+
+def _edge(tensor):
+    """The node a gradient for ``tensor`` flows into (None when it needs none): its
+    ``grad_fn``, or a leaf's ``AccumulateGrad``."""
+    if tensor is None or not tensor.requires_grad:
+        return None
+    return tensor.grad_fn if tensor.grad_fn is not None else tensor._accumulator()

@@ -91,7 +91,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                                                weight, bias, eps)
     if answer_in_half:  # computed in the parameters' float32, answered in the input's dtype
         output = output.to(input.dtype)
-    return functions._composed(output, "NativeBatchNormBackward0")
+    return functions._composed(output, "NativeBatchNormBackward0", input, weight, bias)
 
 
 def _normalise_with_batch_stats(input, axes, stat_shape, running_mean, running_var, weight,

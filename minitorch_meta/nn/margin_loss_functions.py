@@ -71,7 +71,9 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
                                                 f"of dimensions, got input1 {fmt(input1.shape)}, "
                                                 f"input2 {fmt(input2.shape)} and target "
                                                 f"{fmt(target.shape)}")
-    return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    # PyTorch adds ``margin`` with add(Tensor, Scalar): AddBackward1
+    shifted = functions._composed(-target * (input1 - input2) + margin, "AddBackward1")
+    return _reduced(shifted.clamp_min(0), reduction)
 
 
 @autocast_op("hinge_embedding_loss")

@@ -4,6 +4,7 @@ named as PyTorch's (``PixelShuffleBackward0``); any number of leading batch dime
 
 from __future__ import annotations
 
+from ..autograd.graph_node import show_as_op
 from ..int_arguments import is_int
 from ..ops import layout
 from ..ops.shapes import ShapeRuntimeError
@@ -36,8 +37,7 @@ def _shuffled(input: Tensor, split: tuple, order: tuple, shape: tuple, name: str
     lead = len(split) - 5
     permuted = input.reshape(split).permute(tuple(range(lead)) + tuple(lead + d for d in order))
     out = layout.Clone()(permuted).reshape(shape)
-    if out.grad_fn is not None:
-        out.grad_fn.show_as(name)
+    show_as_op(out, name, (input,))
     return out
 
 

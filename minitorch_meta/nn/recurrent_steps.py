@@ -21,6 +21,23 @@ LAYER_OPS = {"RNN_TANH": (ElmanLayer, {"nonlinearity": "tanh"}),
              "LSTM": (LSTMLayer, {}), "GRU": (GRULayer, {})}
 
 
+#: the name of the last graph node of each new state of one step in PyTorch, whose CPU
+#: cells compose a step of small ops: ``h'`` (``o * tanh(c')`` for LSTM), and LSTM's
+#: ``c' = f * c + i * g``
+STEP_NODE_NAMES = {"RNN_TANH": ("TanhBackward0",), "RNN_RELU": ("ReluBackward0",),
+                   "GRU": ("AddBackward0",), "LSTM": ("MulBackward0", "AddBackward0")}
+
+
+def named_step(state, mode: str):
+    """A cell's new state (``h``, or LSTM's ``(h, c)``, fresh from ``run_recurrent``) with
+    PyTorch's node names; only the names change (our step is one fused op)."""
+    from ..functions import _composed
+
+    states = state if isinstance(state, tuple) else (state,)
+    named = tuple(_composed(t, name) for t, name in zip(states, STEP_NODE_NAMES[mode]))
+    return named if isinstance(state, tuple) else named[0]
+
+
 def reset_recurrent_parameters(module) -> None:
     """Every weight and bias of ``module`` uniform in ``±1/sqrt(hidden_size)``: PyTorch's
     draw for its recurrent layers and cells alike."""

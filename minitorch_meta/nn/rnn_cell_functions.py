@@ -13,7 +13,7 @@ from ..autocasting import autocast_op
 from ..tensor import Tensor
 from ..tensor_arguments import require_tensor
 from . import functional as F
-from .recurrent_steps import run_recurrent
+from .recurrent_steps import named_step, run_recurrent
 
 
 @autocast_op("recurrent_layer")
@@ -66,7 +66,7 @@ def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None
         raise RuntimeError(f"lstm_cell expects two hidden states, got {len(hx)}")
     _check_arguments("lstm_cell", 4, input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
     _, state = run_recurrent("LSTM", F.linear(input, w_ih, b_ih), tuple(hx), w_hh, b_hh)
-    return state
+    return named_step(state, "LSTM")
 
 
 @autocast_op("recurrent_layer")
@@ -83,13 +83,13 @@ def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
     """
     _check_arguments("gru_cell", 3, input, (hx,), w_ih, w_hh, b_ih, b_hh)
     _, h = run_recurrent("GRU", F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
-    return h
+    return named_step(h, "GRU")
 
 
 def _elman(mode: str, input, hx, w_ih, w_hh, b_ih, b_hh) -> Tensor:
     _check_arguments(f"{mode.lower()}_cell", 1, input, (hx,), w_ih, w_hh, b_ih, b_hh)
     _, h = run_recurrent(mode, F.linear(input, w_ih, b_ih), hx, w_hh, b_hh)
-    return h
+    return named_step(h, mode)
 
 
 def _check_arguments(op: str, gates: int, input: Tensor, states: tuple, w_ih: Tensor,

@@ -19,7 +19,7 @@ import numbers
 
 from ..autocasting import autocast_op
 from ..dtypes import int64
-from ..functions import cat, stack
+from ..functions import _composed, cat, stack
 from ..int_arguments import is_int
 from ..tensor import Tensor
 from . import functional as F
@@ -175,8 +175,12 @@ def _run(mode: str, input: Tensor, batch_sizes, hx, params, has_biases: bool,
               else list(zip(h0.unbind(0), c0.unbind(0))))
     output, finals = _run_layers(mode, sequence, states, weights, num_layers, directions,
                                  dropout if train else 0.0, sizes)
+    if directions == 1:  # (two directions: a ``cat``, PyTorch's node too)
+        output = _composed(output, "StackBackward0" if sizes is None else "CatBackward0")
     if batch_first and sizes is None:
         output = output.transpose(0, 1)
+        if mode != "LSTM":  # PyTorch's Elman and GRU layers transpose in place
+            output = _composed(output, "TransposeBackward1")
     if c0 is None:
         return output, stack(finals, 0)
     return output, stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)

@@ -62,7 +62,9 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """
     require_tensors("pairwise_distance", ("x1", x1), ("x2", x2))
     last = max(x1.dim(), x2.dim()) - 1
-    return functions._composed(functions.norm(x1 - x2 + eps, p, last, keepdim), "NormBackward1")
+    # PyTorch adds ``eps`` with add(Tensor, Scalar): AddBackward1
+    shifted = functions._composed(x1 - x2 + eps, "AddBackward1")
+    return functions._composed(functions.norm(shifted, p, last, keepdim), "NormBackward1")
 
 
 class PairwiseDistance(Module):

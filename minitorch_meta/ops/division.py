@@ -82,7 +82,8 @@ def _zero_division(op: str, what: str) -> RuntimeError:
 class FloorDivide(Division):
     """``a // b`` elementwise: the quotient rounded toward minus infinity."""
 
-    op_name, backward_name, kernel = "floor_divide", "NotImplemented", "floor_divide"
+    op_name, kernel = "floor_divide", "floor_divide"
+    backward_name = "torch::autograd::NotImplemented"
 
     def has_derivative(self) -> bool:
         return False
@@ -99,7 +100,7 @@ class Remainder(Division):
     @property
     def backward_name(self):
         if self.reflected:
-            return "NotImplemented"
+            return "torch::autograd::NotImplemented"
         # PyTorch's overloads: remainder(Tensor, Scalar) is 0, remainder(Tensor, Tensor) 1
         return f"{self.op_name.capitalize()}Backward{0 if self.scalar is not None else 1}"
 

@@ -136,7 +136,7 @@ class Heaviside(Binary):
         RuntimeError when the two tensors' dtypes differ (PyTorch has no such kernel).
     """
 
-    op_name, backward_name = "heaviside", "NotImplemented"
+    op_name, backward_name = "heaviside", "torch::autograd::NotImplemented"
 
     def infer(self, a, b=None):
         if a._dtype is not b._dtype:

@@ -312,7 +312,7 @@ def _make_tensor(array, backend, requires_grad=False, grad_fn=None):
 _NODE_FIELDS = frozenset({"recording", "_tensor_hooks", "backend",
                           "_next_nodes", "needs_input_grad", "input_specs", "_freed",
                           "_hyper", "ranks", "shown_as", "_anomaly_trace",
-                          "_output_nr", "_shared_node"})
+                          "_output_nr", "_shared_node", "_shown_edges"})
 
 
 # Callbacks ``observer(function, inputs, outputs)`` run after every op inside ``observe``;

@@ -49,7 +49,7 @@ class LinalgLdlFactorEx(Function):
         ``check_errors``, RuntimeError for a singular ``D``.
     """
 
-    op_name, backward_name = "torch.linalg.ldl_factor_ex", "NotImplemented"
+    op_name, backward_name = "torch.linalg.ldl_factor_ex", "torch::autograd::NotImplemented"
     multiple_outputs = True
     check_errors, error_name = False, "torch.linalg.ldl_factor_ex"
 
@@ -80,7 +80,7 @@ class LinalgLdlSolve(Function):
         RuntimeError for shapes or dtypes that do not fit (PyTorch's messages).
     """
 
-    op_name, backward_name = "torch.linalg.ldl_solve", "NotImplemented"
+    op_name, backward_name = "torch.linalg.ldl_solve", "torch::autograd::NotImplemented"
 
     def infer(self, ld, pivots, b):
         op = self.op_name

@@ -140,6 +140,8 @@ class LinalgSvd(Function):
         *batch, m, n = checks.matrix_shape(self.op_name, a)
         k = min(m, n)
         if self.values_only:
+            # PyTorch's svdvals under autograd is its full SVD's ``S``: output 1 of the node
+            self._output_nr = 1
             return (*batch, k), a._dtype
         full = self.full_matrices
         self.parts = layout([(*batch, m, m if full else k), (*batch, k),

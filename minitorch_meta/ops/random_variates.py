@@ -175,7 +175,7 @@ class Binomial(Function):
         backends) a negative or NaN count, or a probability outside [0, 1].
     """
 
-    op_name, backward_name = "binomial", "NotImplemented"
+    op_name, backward_name = "binomial", "torch::autograd::NotImplemented"
     generator = None
 
     def infer(self, count, prob):

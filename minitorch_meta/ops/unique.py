@@ -11,7 +11,9 @@ neighbours begins; ``unique_consecutive`` marks the same without sorting. The ma
 everything: the values (a boolean pick), the inverse (a running count of marks, put back
 in the input's order) and the counts (the distance between marks). NaN is never equal to
 itself, so each NaN is its own value, as in PyTorch. ``bincount`` is one ``index_add``.
-None of them has a gradient.
+None of them has a gradient; as in PyTorch, ``unique``'s values (not the inverse or the
+counts) and ``bincount``'s weighted counts still have a graph node when the input (the
+weights) requires grad, one that refuses backward.
 """
 
 from __future__ import annotations
@@ -109,8 +111,17 @@ class Unique(Function):
     """
 
     op_name, backward_name = "unique", "Unique2Backward0"
-    differentiable, multiple_outputs = False, True
+    multiple_outputs = True  # the values have a graph node; the inverse and counts none
     axis = None
+    #: the ATen op named by the error of a backward through the values
+    aten_name = "_unique2"
+
+    @property
+    def _name_parts(self) -> tuple:
+        """``(backward_name, aten_name)`` as PyTorch's: ``dim`` calls another op."""
+        if self.axis is None:
+            return self.backward_name, self.aten_name
+        return "UniqueDimBackward0", "unique_dim"
 
     def infer(self, x):
         shape = tuple(x._data.shape)
@@ -139,6 +150,13 @@ class Unique(Function):
         backend.setitem(ends, slice(0, -1), backend.getitem(starts, slice(1, None)))
         return values, inverse, backend.binary("sub", ends, starts)
 
+    def backward(self, backend, grad):
+        raise NotImplementedError(f"the derivative for '{self._name_parts[1]}' is not "
+                                  "implemented.")
+
+    def name(self) -> str:
+        return self._name_parts[0]
+
     def _values(self, backend, x, picked):
         """The picked rows back in the input's layout, ``count`` along ``dim``."""
         if self.axis is None:
@@ -155,6 +173,11 @@ class UniqueConsecutive(Unique):
     """``Unique`` without sorting: one value per run of equal neighbours."""
 
     op_name, backward_name = "unique_consecutive", "UniqueConsecutiveBackward0"
+    aten_name = "unique_consecutive"
+
+    @property
+    def _name_parts(self) -> tuple:
+        return self.backward_name, self.aten_name  # with a ``dim`` too
 
 
 def check_bincount(x, weights, minlength: int):
@@ -211,8 +234,17 @@ class Bincount(Function):
         integer or bool weights).
     """
 
-    op_name, backward_name, differentiable = "bincount", "BincountBackward0", False
+    # PyTorch's weighted counts have a graph node that refuses backward
+    op_name, backward_name = "bincount", "torch::autograd::NotImplemented"
     minlength = 0
+
+    @property
+    def _shown_edges(self) -> tuple:
+        """PyTorch's node lists the weights only (the input is integers)."""
+        return self._next_nodes[1:]
+
+    def backward(self, backend, grad):
+        raise RuntimeError("derivative for aten::bincount is not implemented")
 
     def infer(self, x, weights=None):
         self.out_dtype = check_bincount(x, weights, self.minlength)

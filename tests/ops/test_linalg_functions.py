@@ -46,6 +46,14 @@ CASES = POWERS + NORMS + [
          [Arg((2, 3, 4)), Arg((2, 3))]),
     Case("lstsq_rank", lambda T, F, a, b: T.linalg.lstsq(a, b).rank,
          [Arg((2, 5, 3)), Arg((2, 5, 2))]),
+    Case("lstsq_residuals_gelsd", lambda T, F, a, b: T.linalg.lstsq(a, b, driver="gelsd")[1],
+         [Arg((2, 5, 3)), Arg((2, 5, 2))]),
+    Case("lstsq_residuals_gels_vector",
+         lambda T, F, a, b: T.linalg.lstsq(a, b, driver="gels").residuals,
+         [Arg((5, 3)), Arg((5,))]),
+    Case("lstsq_residuals_gelss_batched_vector",
+         lambda T, F, a, b: T.linalg.lstsq(a, b, driver="gelss").residuals,
+         [Arg((2, 4, 2)), Arg((2, 4))]),
     Case("matrix_rank", lambda T, F, a, b: T.linalg.matrix_rank(a.matmul(b)),
          [Arg((2, 4, 2)), Arg((2, 2, 3))]),
     Case("matrix_rank_hermitian",
@@ -167,3 +175,34 @@ def test_empty_matrices_as_torch(call):
     for o, t in zip(ours, theirs):
         assert tuple(o.shape) == tuple(t.shape) and str(o.dtype) == str(t.dtype)
         np.testing.assert_array_equal(o.numpy(), t.numpy())
+
+
+@pytest.mark.parametrize("driver", [None, "gels", "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("shape", [(2, 5, 3), (3, 5), (4, 4)], ids=["tall", "wide", "square"])
+def test_lstsq_outputs_per_driver_as_torch(driver, shape, device):
+    """Which outputs each driver fills (rank, singular values, residuals: m > n, not gelsy,
+    full rank for gelsd/gelss), their shapes, dtypes and nodes; a rank-deficient matrix
+    has no residuals with gelsd/gelss (gels refuses it; gelsy's pivoted QR finds another
+    rank and solution than our minimum-norm one, see docs/differences.md)."""
+    torch = _torch()
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal(shape)
+    rhs = rng.standard_normal(shape[:-1] + (2,))
+    deficient = values.copy()
+    deficient[..., 1] = deficient[..., 0]
+    for matrix in (values, deficient) if driver in ("gelsd", "gelss") else (values,):
+        results = []
+        for lib, kwargs in ((mt, {"device": device}), (torch, {})):
+            a = lib.tensor(matrix, requires_grad=True, **kwargs)
+            b = lib.tensor(rhs, requires_grad=True, **kwargs)
+            out = lib.linalg.lstsq(a, b, driver=driver)
+            results.append([(tuple(t.shape), str(t.dtype), t.requires_grad,
+                             t.grad_fn.name() if t.grad_fn is not None else None)
+                            for t in out])
+            if lib is mt:
+                ours = [t.detach().cpu().numpy() for t in out[1:]]
+            else:
+                theirs = [t.detach().numpy() for t in out[1:]]
+        assert results[0] == results[1]
+        for mine, reference in zip(ours, theirs):
+            np.testing.assert_allclose(mine, reference, rtol=1e-6, atol=1e-8)

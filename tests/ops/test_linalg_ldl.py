@@ -136,7 +136,7 @@ def test_backward_refused_as_torch():
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     x, tx = mt.tensor(a, requires_grad=True), torch.tensor(a, requires_grad=True)
     ld, tld = mt.linalg.ldl_factor(x).LD, torch.linalg.ldl_factor(tx).LD
-    assert ld.grad_fn.name() == "NotImplemented"
+    assert ld.grad_fn.name() == tld.grad_fn.name() == "torch::autograd::NotImplemented"
     assert not mt.linalg.ldl_factor(x).pivots.requires_grad
     for ours, ref in ((ld, tld), (
             mt.linalg.ldl_solve(ld.detach(), mt.tensor([1, 2], dtype=mt.int32), x),

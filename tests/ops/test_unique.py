@@ -77,10 +77,39 @@ def test_spellings_and_what_is_returned():
     assert isinstance(mt.unique(x, return_inverse=True), tuple)
 
 
-def test_no_gradient_flows():
+def _graph_and_refusal(lib, call) -> tuple:
+    """The node names of ``call``'s tensor outputs (None: no node), the names on the first
+    output's edges, and the error of a backward through the first output."""
+    x = lib.tensor([[1.0, 2.0], [1.0, 2.0]], requires_grad=True)
+    outputs = call(lib, x)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    names = [(t.grad_fn.name() if t.grad_fn is not None else None, t.requires_grad,
+              t.output_nr) for t in outputs]
+    edges = [n.name() if n is not None else None
+             for n, _ in outputs[0].grad_fn.next_functions]
+    with pytest.raises((RuntimeError, NotImplementedError)) as info:
+        outputs[0].sum().backward()
+    return names, edges, type(info.value).__name__, str(info.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: x.unique(),
+    lambda lib, x: lib.unique(x, sorted=False, return_inverse=True, return_counts=True),
+    lambda lib, x: lib.unique(x, dim=1, return_counts=True),
+    lambda lib, x: lib.unique_consecutive(x, return_inverse=True),
+    lambda lib, x: lib.unique_consecutive(x, dim=0),
+    lambda lib, x: lib.bincount(lib.tensor([0, 1, 1]), x[0].repeat(2)[:3]),
+], ids=["unique", "unique_all", "unique_dim", "consecutive", "consecutive_dim", "bincount"])
+def test_graph_node_refuses_backward_as_torch(call):
+    """PyTorch's values (not the inverse or counts) have a node whose backward raises."""
+    assert _graph_and_refusal(mt, call) == _graph_and_refusal(_torch(), call)
+
+
+def test_no_gradient_without_grad_inputs():
     x = mt.tensor([1.0, 2.0, 1.0], requires_grad=True)
-    assert not x.unique().requires_grad and x.unique().grad_fn is None
-    assert not mt.bincount(mt.tensor([0, 1]), x[:2]).requires_grad
+    with mt.no_grad():
+        assert x.unique().grad_fn is None
+    assert not mt.bincount(mt.tensor([0, 1])).requires_grad
 
 
 @pytest.mark.parametrize("data, weights, minlength", [
