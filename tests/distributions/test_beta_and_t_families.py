@@ -386,6 +386,10 @@ def test_errors_are_torchs_type_and_text(call):
     lambda T: D(T).StudentT(T.tensor([0.5, 1.5, 3.0])).variance,
     lambda T: D(T).InverseGamma(T.tensor([0.5, 1.5, 3.0]), 1.0).mean,
     lambda T: D(T).InverseGamma(T.tensor([0.5, 1.5, 3.0]), 1.0).variance,
+    # a NaN concentration is not "> 1": PyTorch's where gives inf
+    lambda T: D(T).InverseGamma(T.tensor([float("nan"), 3.0]), 1.0, validate_args=False).mean,
+    lambda T: D(T).InverseGamma(T.tensor([float("nan"), 3.0]), 1.0,
+                                validate_args=False).variance,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0]), T.tensor([2.0, 3.0, 5.0])).mean,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0]), T.tensor([2.0, 3.0, 5.0])).mode,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0, 2.0]),
