@@ -13,6 +13,12 @@ from . import (
            kl,
            kl_beta_dirichlet,  # noqa: F401 - registers the KL pairs of those families
            kl_continuous_bernoulli,  # noqa: F401 - registers the KL pairs of that family
+           kl_from_exponential,  # noqa: F401 - registers the KL pairs from that family
+           kl_from_gumbel,  # noqa: F401 - registers the KL pairs from that family
+           kl_from_laplace,  # noqa: F401 - registers the KL pairs from that family
+           kl_from_normal,  # noqa: F401 - registers the KL pairs from that family
+           kl_from_pareto,  # noqa: F401 - registers the KL pairs from that family
+           kl_from_uniform,  # noqa: F401 - registers the KL pairs from that family
            kl_gamma_poisson,  # noqa: F401 - registers the KL pairs of those families
            kl_multivariate_normal,  # noqa: F401 - registers the KL pairs of those families
            transforms,

@@ -53,9 +53,10 @@ class FisherSnedecor(Distribution):
     @property
     def variance(self):
         """Undefined (NaN) for ``df2 <= 4``."""
-        df1, df2 = self.df1, self.df2
-        finite = 2 * df2.pow(2) * (df1 + df2 - 2) / (df1 * (df2 - 2).pow(2) * (df2 - 4))
-        return finite.masked_fill(df2 <= 4, math.nan)
+        # NaN put in df2 before the formula, as PyTorch does: df1's gradient there is NaN
+        # too (df2's is 0, the masked entries are constants)
+        df1, df2 = self.df1, self.df2.masked_fill(self.df2 <= 4, math.nan)
+        return 2 * df2.pow(2) * (df1 + df2 - 2) / (df1 * (df2 - 2).pow(2) * (df2 - 4))
 
     def rsample(self, sample_shape=()):
         numerator = self._gamma1.rsample(sample_shape)

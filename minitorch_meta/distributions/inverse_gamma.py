@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..broadcast_functions import where
 from . import constraints
 from .elementwise_transforms import PowerTransform
 from .gamma import Gamma
@@ -41,7 +42,8 @@ class InverseGamma(TransformedDistribution):
     def mean(self):
         """``rate / (concentration - 1)``, infinite for ``concentration <= 1``."""
         c = self.concentration
-        return (self.rate / (c - 1)).masked_fill(c <= 1, math.inf)
+        # kept where c > 1, PyTorch's test: a NaN concentration gives inf, as there
+        return where(c > 1, self.rate / (c - 1), math.inf)
 
     @property
     def mode(self):
@@ -52,7 +54,7 @@ class InverseGamma(TransformedDistribution):
         """Infinite for ``concentration <= 2``."""
         c = self.concentration
         finite = self.rate.square() / ((c - 1).square() * (c - 2))
-        return finite.masked_fill(c <= 2, math.inf)
+        return where(c > 2, finite, math.inf)
 
     def entropy(self):
         c = self.concentration

@@ -19,7 +19,7 @@ class VonMises(Distribution):
     ``2 pi``); samples lie in ``[-pi, pi)``. ``mean`` and ``variance`` are the circular
     ones: ``loc`` and ``1 - I1(concentration) / I0(concentration)``.
 
-    ``log_prob`` takes ``log I0(k)`` as ``log(i0e(k)) + k`` (no overflow for a large
+    ``log_prob`` takes ``log I0(k)`` as ``log(i0e(k)) + |k|`` (no overflow for a large
     concentration) and is differentiable in both parameters. ``sample`` is Best and
     Fisher's rejection sampler (1979) in float64, all draws at once: each round proposes
     for every place still waiting, until all are accepted (about 1.5 rounds on average).
@@ -42,7 +42,9 @@ class VonMises(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         kappa = self.concentration
-        log_i0 = i0e(kappa).log() + kappa
+        # I0 is even: |kappa| keeps log I0 right for a negative concentration (unchecked
+        # with validate_args=False), where i0e's exp(-|k|) is not undone by adding k
+        log_i0 = i0e(kappa).log() + kappa.abs()
         return kappa * (value - self.loc).cos() - math.log(2 * math.pi) - log_i0
 
     @property
@@ -57,8 +59,11 @@ class VonMises(Distribution):
     def variance(self):
         from ..bessel_gamma_functions import i0e, i1e
 
-        # The ratio of the scaled functions is I1 / I0: the exp(-k) factors cancel.
-        return 1 - i1e(self.concentration) / i0e(self.concentration)
+        # The ratio of the scaled functions is I1 / I0: the exp(-k) factors cancel. The
+        # circular variance takes |I1|, as PyTorch's (a negative concentration, unchecked
+        # with validate_args=False, is the same law turned by pi)
+        kappa = self.concentration
+        return 1 - i1e(kappa.abs()) / i0e(kappa)
 
     @lazy_property
     def _proposal_r(self):

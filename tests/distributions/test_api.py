@@ -263,6 +263,46 @@ def test_kl_infinite_where_q_cannot_reach_p():
     assert ours.item() == theirs.item() == float("inf")
 
 
+# PyTorch writes these pairs' infinite entries in place with a mask of one side's shape;
+# each builder takes (T, p's parameter, q's parameter), entries in [0, 1] mapped to valid
+# parameters, some on the infinite side
+_IN_PLACE_MASKED_KL = {
+    "bernoulli_bernoulli": lambda T, a, b: (T.distributions.Bernoulli(a),
+                                            T.distributions.Bernoulli(b)),
+    "beta_uniform": lambda T, a, b: (T.distributions.Beta(a + 0.5, 2.0),
+                                     T.distributions.Uniform(b - 0.5, 1.0)),
+    "uniform_beta": lambda T, a, b: (T.distributions.Uniform(a - 0.5, 0.9),
+                                     T.distributions.Beta(b + 0.5, 2.0)),
+    "uniform_gamma": lambda T, a, b: (T.distributions.Uniform(a - 0.5, 2.0),
+                                      T.distributions.Gamma(b + 0.5, 1.0)),
+    "uniform_exponential": lambda T, a, b: (T.distributions.Uniform(a - 0.5, 2.0),
+                                            T.distributions.Exponential(b + 0.5)),
+    "pareto_gamma": lambda T, a, b: (T.distributions.Pareto(1.0, 2 * a + 0.5),
+                                     T.distributions.Gamma(b + 0.5, 1.0)),
+    "pareto_exponential": lambda T, a, b: (T.distributions.Pareto(1.0, 2 * a + 0.5),
+                                           T.distributions.Exponential(b + 0.5)),
+    "pareto_normal": lambda T, a, b: (T.distributions.Pareto(1.0, 3 * a + 0.5),
+                                      T.distributions.Normal(b, 1.0)),
+}
+
+
+@pytest.mark.parametrize("wider", ["p", "q"])
+@pytest.mark.parametrize("name", sorted(_IN_PLACE_MASKED_KL))
+def test_kl_broadcasts_where_torchs_in_place_mask_refuses(name, wider):
+    """Our KLs broadcast p's and q's batch shapes either way; PyTorch's in-place masks
+    raise IndexError when the side the mask is not of is the wider, so the reference is
+    PyTorch's on parameters expanded to the broadcast shape first."""
+    torch = _torch()
+    rows = np.array([[0.0, 0.3, 0.6, 1.0], [0.1, 0.0, 1.0, 0.9], [1.0, 0.55, 0.0, 0.95]])
+    a, b = (rows, rows[1]) if wider == "p" else (rows[0], rows)
+    ours = dist.kl_divergence(*_IN_PLACE_MASKED_KL[name](mt, mt.tensor(a), mt.tensor(b)))
+    theirs = torch.distributions.kl_divergence(*_IN_PLACE_MASKED_KL[name](
+        torch, torch.tensor(a).expand(3, 4), torch.tensor(b).expand(3, 4)))
+    assert tuple(ours.shape) == (3, 4)
+    assert np.isinf(theirs.numpy()).any() and np.isfinite(theirs.numpy()).any()
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10)
+
+
 def test_the_package_is_reachable_as_torch_distributions():
     import minitorch_meta.distributions as imported
 

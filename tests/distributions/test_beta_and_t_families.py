@@ -386,6 +386,10 @@ def test_errors_are_torchs_type_and_text(call):
     lambda T: D(T).StudentT(T.tensor([0.5, 1.5, 3.0])).variance,
     lambda T: D(T).InverseGamma(T.tensor([0.5, 1.5, 3.0]), 1.0).mean,
     lambda T: D(T).InverseGamma(T.tensor([0.5, 1.5, 3.0]), 1.0).variance,
+    # a NaN concentration is not "> 1": PyTorch's where gives inf
+    lambda T: D(T).InverseGamma(T.tensor([float("nan"), 3.0]), 1.0, validate_args=False).mean,
+    lambda T: D(T).InverseGamma(T.tensor([float("nan"), 3.0]), 1.0,
+                                validate_args=False).variance,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0]), T.tensor([2.0, 3.0, 5.0])).mean,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0]), T.tensor([2.0, 3.0, 5.0])).mode,
     lambda T: D(T).FisherSnedecor(T.tensor([1.0, 3.0, 5.0, 2.0]),
@@ -412,3 +416,21 @@ def test_edge_values_match_torch(build):
         return
     assert str(ours.dtype) == str(theirs.dtype) and tuple(ours.shape) == tuple(theirs.shape)
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_undefined_moments_pass_torchs_gradients():
+    """Where a moment is undefined (NaN), its gradients are PyTorch's: FisherSnedecor puts
+    the NaN into df2 before the formula, so df1's gradient there is NaN and df2's 0."""
+    torch = pytest.importorskip("torch")
+    df1, df2 = [3.0, 5.0, 2.5, 7.0], [3.0, 4.0, 6.0, 9.0]
+    grads = []
+    for T in (mt, torch):
+        a = T.tensor(df1, dtype=T.float64, requires_grad=True)
+        b = T.tensor(df2, dtype=T.float64, requires_grad=True)
+        d = D(T).FisherSnedecor(a, b)
+        (d.variance + d.mean).sum().backward()
+        grads.append((a.grad.numpy(), b.grad.numpy()))
+    (ours_a, ours_b), (theirs_a, theirs_b) = grads
+    assert np.isnan(theirs_a[:2]).all() and np.isfinite(theirs_a[2:]).all()
+    np.testing.assert_allclose(ours_a, theirs_a, rtol=1e-10)
+    np.testing.assert_allclose(ours_b, theirs_b, rtol=1e-10)

@@ -74,6 +74,24 @@ def test_moments_match_torch(device):
     np.testing.assert_allclose(_numpy(ours.stddev), np.sqrt(_numpy(ours.variance)), rtol=1e-12)
 
 
+def test_an_unchecked_negative_concentration_is_torchs_law():
+    """With validate_args=False a negative concentration is the law turned by pi:
+    log I0 and the circular variance are even in it, as PyTorch computes them."""
+    kappa = [-0.3, -1.0, -5.0, 2.0]
+    value = [3.0, 0.1, 1.0, -1.0]
+    ours_k = mt.tensor(kappa, dtype=mt.float64, requires_grad=True)
+    theirs_k = torch.tensor(kappa, dtype=torch.float64, requires_grad=True)
+    ours = VonMises(mt.tensor(0.3, dtype=mt.float64), ours_k, validate_args=False)
+    theirs = torch.distributions.VonMises(torch.tensor(0.3, dtype=torch.float64), theirs_k,
+                                          validate_args=False)
+    out = ours.log_prob(mt.tensor(value, dtype=mt.float64)) + ours.variance
+    ref = theirs.log_prob(torch.tensor(value, dtype=torch.float64)) + theirs.variance
+    np.testing.assert_allclose(_numpy(out), _numpy(ref), rtol=1e-5)
+    out.sum().backward()
+    ref.sum().backward()
+    np.testing.assert_allclose(_numpy(ours_k.grad), _numpy(theirs_k.grad), rtol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_samples_have_the_circular_mean_and_resultant_length(device, dtype):
     loc = mt.tensor([0.5, -2.0, 3.0, 0.0, 1.0, -3.1], device=device)
