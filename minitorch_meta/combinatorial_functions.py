@@ -99,7 +99,7 @@ def cartesian_prod(*tensors):
     Shape:
         ``(n0 * n1 * ..., number of tensors)``, or ``(n0,)`` for one tensor.
     """
-    tensors = _tensor_list("cartesian_prod", tensors)
+    tensors = _tensor_list("meshgrid", tensors)  # (PyTorch names meshgrid in its errors)
     for t in tensors:
         _require_vector("cartesian_prod", t)
     if len(tensors) == 1:
