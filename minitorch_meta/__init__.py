@@ -419,7 +419,7 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 _LAZY_MODULES = ("nn", "optim", "cuda", "data", "utils", "backends", "ops", "tools",
                  "distributed", "linalg", "__config__", "testing", "distributions", "func",
                  "amp", "cpu", "accelerator", "profiler", "multiprocessing", "fft", "jit", "types",
-                 "library")
+                 "library", "hub")
 _LAZY_NAMES = ("save", "load", "summary")
 
 
