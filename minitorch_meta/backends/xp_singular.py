@@ -22,7 +22,6 @@ the Python-level elimination.
 
 from __future__ import annotations
 
-
 #: the largest matrices screened: MKL factors larger ones in blocks, whose rounding
 #: ``lu_factor`` does not follow, and Hadamard's bound grows too loose for the screen
 SCREENED_SIZE = 16
