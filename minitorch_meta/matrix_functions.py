@@ -277,6 +277,9 @@ def vecdot(x, y, *, dim: int = -1):
     Shape:
         the broadcast shape without ``dim``.
     """
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):  # (checked first, as PyTorch)
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {checks.type_name(x.dtype)}")
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {checks.type_name(x.dtype)} and y of type "

@@ -563,3 +563,35 @@ def test_inv_raises_where_pytorch_does(torch_ref):
             continue
         np.testing.assert_allclose(mt.linalg.inv(mt.tensor(a)).numpy(), expected, rtol=1e-6,
                                    atol=1e-6 * np.abs(expected).max())
+
+
+_KERNEL_DTYPE_ERRORS = {
+    "vecdot-int": lambda f, d: f.linalg.vecdot(f.ones(3, dtype=d), f.ones(3, dtype=d)),
+    "vecdot-int-empty": lambda f, d: f.linalg.vecdot(f.ones(0, dtype=d), f.ones(0, dtype=d)),
+    "vecdot-int-beside-float": lambda f, d: f.linalg.vecdot(f.ones(3, dtype=d), f.ones(3)),
+    "cross-bool": lambda f, d: f.linalg.cross(f.ones(3, dtype=f.bool), f.ones(3, dtype=f.bool)),
+    "cross-bool-empty": lambda f, d: f.linalg.cross(f.ones(0, 3, dtype=f.bool),
+                                                    f.ones(0, 3, dtype=f.bool)),
+    "solve_triangular-int": lambda f, d: f.linalg.solve_triangular(
+        f.ones(3, 3, dtype=d), f.ones(3, 3, dtype=d), upper=True),
+    "solve_triangular-int-empty": lambda f, d: f.linalg.solve_triangular(
+        f.ones(0, 0, dtype=d), f.ones(0, 0, dtype=d), upper=False),
+    "solve_triangular-half": lambda f, d: f.linalg.solve_triangular(
+        f.ones(2, 3, 3, dtype=f.float16), f.ones(3, 1, dtype=f.float16), upper=True),
+    "solve_triangular-int-not-square": lambda f, d: f.linalg.solve_triangular(
+        f.ones(3, 2, dtype=d), f.ones(3, 3, dtype=d), upper=True),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "bool"])
+@pytest.mark.parametrize("call", list(_KERNEL_DTYPE_ERRORS.values()), ids=list(_KERNEL_DTYPE_ERRORS))
+def test_linalg_dtype_errors_as_torch(torch_ref, device, call, dtype):
+    """Found by fuzzing: ``vecdot`` of integers ran (PyTorch refuses), ``cross`` of booleans
+    leaked NumPy's TypeError, ``solve_triangular`` of integers or float16 raised a
+    RuntimeError (PyTorch's kernel: NotImplementedError), shape errors first."""
+    with pytest.raises(Exception) as expected:
+        call(torch_ref, getattr(torch_ref, dtype))
+    with mt.device(device), pytest.raises(Exception) as got:
+        call(mt, getattr(mt, dtype))
+    assert isinstance(got.value, type(expected.value))
+    assert str(got.value) == str(expected.value)
