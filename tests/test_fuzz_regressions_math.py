@@ -584,7 +584,8 @@ _KERNEL_DTYPE_ERRORS = {
 
 
 @pytest.mark.parametrize("dtype", ["int64", "uint8", "bool"])
-@pytest.mark.parametrize("call", list(_KERNEL_DTYPE_ERRORS.values()), ids=list(_KERNEL_DTYPE_ERRORS))
+@pytest.mark.parametrize("call", list(_KERNEL_DTYPE_ERRORS.values()),
+                         ids=list(_KERNEL_DTYPE_ERRORS))
 def test_linalg_dtype_errors_as_torch(torch_ref, device, call, dtype):
     """Found by fuzzing: ``vecdot`` of integers ran (PyTorch refuses), ``cross`` of booleans
     leaked NumPy's TypeError, ``solve_triangular`` of integers or float16 raised a
