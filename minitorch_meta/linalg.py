@@ -8,6 +8,8 @@ or not positive-definite raises ``LinAlgError`` (a ``RuntimeError``), as PyTorch
 
 from __future__ import annotations
 
+from . import dtypes as _dtypes
+from . import linalg_tolerances as _tolerances
 from . import out_argument as _out_argument
 from . import return_types as rt
 from .autocasting import autocast_op
@@ -24,9 +26,6 @@ from .matrix_functions import (
 )
 from .matrix_functions import (
     norm_input as _norm_input,
-)
-from .matrix_functions import (
-    tolerance_overload as _tolerance_overload,
 )
 from .ops import norms
 from .ops.cross import LinalgCross
@@ -230,18 +229,28 @@ def _check_svd_driver(A, driver) -> None:
                            f"computation. Available options are: {', '.join(_SVD_DRIVERS)}")
 
 
-def pinv(A, rcond=None, hermitian: bool = False, *, atol=None, rtol=None):
+def pinv(A, rcond=_tolerances.UNSET, hermitian: bool = False, *, atol=None, rtol=None):
     """The Moore-Penrose pseudo-inverse: singular values at most ``max(atol, rtol * largest)``
-    count as zero (defaults: ``atol`` 0, ``rtol`` ``eps * max(m, n)``, or 0 when a positive
+    count as zero (defaults: ``atol`` 0, ``rtol`` ``eps * max(m, n)``, or 0 where a positive
     ``atol`` is given). ``hermitian`` uses the symmetric eigendecomposition (lower triangle).
-    PyTorch's older overload ``pinv(A, rcond)`` is ``rtol=rcond`` with ``atol`` 0.
+    PyTorch's older overload ``pinv(A, rcond)`` is ``rtol=rcond`` with ``atol`` 0. The
+    tolerances are numbers or tensors; tensors broadcast against ``A``'s batch dimensions
+    (see ``linalg_tolerances.py``).
 
     Shape:
-        ``(*, m, n)`` -> ``(*, n, m)``.
+        ``(*, m, n)`` -> ``(*, n, m)``, where ``*`` is ``A``'s batch broadcast with the
+        shapes of tolerance tensors.
     """
-    if rcond is not None:
-        atol, rtol = _tolerance_overload("linalg.pinv", "rcond", atol, rtol), rcond
-    return LinalgPinv(atol=atol, rtol=rtol, hermitian=hermitian)(A)
+    atol, rtol = _tolerances.resolve("pinv", A, rcond, atol, rtol, hermitian)
+    if not _tolerances.is_tensor(atol):
+        return LinalgPinv(atol=atol, rtol=rtol, hermitian=hermitian)(A)
+    _tolerances.refuse_gradient(atol, rtol)
+    if A.numel() == 0:  # PyTorch's empty result keeps A's batch, whatever the tolerances
+        return LinalgPinv(hermitian=hermitian)(A)
+    batch = _tolerances.batch("pinv", A, atol, rtol)
+    if batch != tuple(A.shape[:-2]):
+        A = A.expand(batch + tuple(A.shape[-2:]))  # (its backward sums the batch back)
+    return LinalgPinv(hermitian=hermitian)(A, atol.to(_dtypes.float64), rtol.to(_dtypes.float64))
 
 
 def solve_ex(A, B, *, left: bool = True, check_errors: bool = False):

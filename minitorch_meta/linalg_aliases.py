@@ -5,6 +5,7 @@ conventions (``torch.svd`` returns ``V``, ``torch.cholesky`` is deprecated)."""
 from __future__ import annotations
 
 import math
+from numbers import Number
 
 from . import linalg
 from . import return_types as rt
@@ -45,7 +46,17 @@ def logdet(input):
 
 @autocast_op("pinverse")
 def pinverse(input, rcond: float = 1e-15):
-    """``linalg.pinv`` with ``rtol=rcond``."""
+    """``linalg.pinv`` with ``rtol=rcond``, a number (or a 0-d tensor, as PyTorch's argument
+    parser reads it).
+
+    Shape:
+        ``(*, m, n)`` -> ``(*, n, m)``.
+    """
+    if getattr(rcond, "ndim", None) == 0:
+        rcond = rcond.item()
+    if not isinstance(rcond, Number) or isinstance(rcond, complex):
+        raise TypeError(f"pinverse(): argument 'rcond' must be float, not "
+                        f"{type(rcond).__name__}")
     return LinalgPinv(rtol=rcond)(input)
 
 

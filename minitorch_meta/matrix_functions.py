@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from . import dtypes
+from . import linalg_tolerances as _tolerances
 from . import return_types as rt
 from .autocasting import autocast_op
 from .autograd import no_grad
@@ -83,15 +84,6 @@ def _largest_or_smallest(values, dim: int, keepdim: bool, ord):
         return values.new_zeros(tuple(shape) if keepdim else tuple(s for k, s in enumerate(
             shape) if k != dim % len(shape)))
     return values.amax(dim, keepdim)
-
-
-def tolerance_overload(op: str, name: str, atol, rtol) -> float:
-    """The 0 tolerance that PyTorch's one-tolerance overload (``pinv(A, rcond)``,
-    ``matrix_rank(A, tol)``) sets beside it; that overload takes no ``atol``/``rtol``."""
-    if atol is not None or rtol is not None:
-        raise TypeError(f"{op}() takes either '{name}' or the keywords 'atol' and 'rtol', "
-                        f"not both")
-    return 0.0
 
 
 def norm_input(op: str, A, dtype):
@@ -282,6 +274,9 @@ def vecdot(x, y, *, dim: int = -1):
     Shape:
         the broadcast shape without ``dim``.
     """
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):  # (checked first, as PyTorch)
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {checks.type_name(x.dtype)}")
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {checks.type_name(x.dtype)} and y of type "
@@ -349,24 +344,30 @@ def _residuals(A, columns, solution, rank, driver: str):
     return solution.reshape(-1)[:0]
 
 
-def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None):
+def matrix_rank(A, tol=_tolerances.UNSET, hermitian: bool = False, *, atol=None, rtol=None):
     """How many singular values (``hermitian``: |eigenvalues|) of each matrix exceed
     ``max(atol, rtol * largest)``, with ``pinv``'s defaults. PyTorch's older overload
-    ``matrix_rank(A, tol)`` is ``atol=tol`` with ``rtol`` 0.
+    ``matrix_rank(A, tol)`` is ``atol=tol`` with ``rtol`` 0. The tolerances are numbers or
+    tensors; tensors broadcast against ``A``'s batch dimensions (``linalg_tolerances.py``).
 
     Shape:
-        ``(*, m, n)`` -> int64 ``(*)``.
+        ``(*, m, n)`` -> int64 ``(*)``, where ``*`` is ``A``'s batch broadcast with the
+        shapes of tolerance tensors.
     """
     op = "torch.linalg.matrix_rank"
-    if tol is not None:
-        atol, rtol = tol, tolerance_overload("linalg.matrix_rank", "tol", atol, rtol)
+    atol, rtol = _tolerances.resolve("matrix_rank", A, tol, atol, rtol, hermitian)
     *batch, m, n = checks.matrix_shape(op, A, "input")
     with no_grad():
         values = (LinalgEigh(values_only=True)(A).abs() if hermitian
                   else LinalgSvd(values_only=True)(A))
         if min(m, n) == 0:
             return values.sum(-1).to(dtypes.int64)
-        atol, rtol = tolerances(atol, rtol, A.dtype.itemsize, m, n)
         largest = values.amax(-1, keepdim=True)
-        tol = (largest * rtol).clamp_min(atol)
+        if _tolerances.is_tensor(atol):
+            _tolerances.batch("matrix_rank", A, atol, rtol)  # (refuses what does not broadcast)
+            # in float64, as PyTorch's; the tolerances' shapes join the batch
+            tol = atol.unsqueeze(-1).maximum(rtol.unsqueeze(-1) * largest.to(dtypes.float64))
+        else:
+            atol, rtol = tolerances(atol, rtol, A.dtype.itemsize, m, n)
+            tol = (largest * rtol).clamp_min(atol)
         return (values > tol).sum(-1)

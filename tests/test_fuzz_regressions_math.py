@@ -90,6 +90,192 @@ def test_the_one_tolerance_overload_refuses_atol_and_rtol(torch_ref):
             framework.linalg.matrix_rank(a, 0.1, rtol=0.2)
 
 
+def _rank_varied(framework, device=None):
+    """A (3, 4, 4) batch of ranks 1, 4 and 4 with spread singular values, so that the
+    tolerances below cut differently per matrix."""
+    data = np.random.default_rng(1).standard_normal((3, 4, 4)) * np.array([1.0, 3.0, 0.3])[
+        :, None, None]
+    data[0] = np.outer(data[0, :, 0], np.arange(1.0, 5.0))
+    data = data + data.swapaxes(-1, -2)  # symmetric, for ``hermitian=True`` too
+    kwargs = {} if device is None else {"device": device}
+    return framework.tensor(data, **kwargs)
+
+
+_TOLERANCE_TENSORS = {
+    "atol-per-matrix": lambda f: {"atol": f.tensor([0.1, 1.0, 5.0])},
+    "rtol-per-matrix": lambda f: {"rtol": f.tensor([1e-6, 0.3, 0.9])},
+    "both-per-matrix": lambda f: {"atol": f.tensor([0.1, 0.0, 2.0]),
+                                  "rtol": f.tensor([0.5, 0.2, 0.0])},
+    "atol-grid": lambda f: {"atol": f.tensor([[0.1], [2.0]])},  # batch (2, 3)
+    "atol-zeros-default-rtol": lambda f: {"atol": f.tensor([0.0, -1.0, 3.0])},
+    "float32-int-tolerances": lambda f: {"atol": f.tensor([0.5, 1.0, 3.0], dtype=f.float32),
+                                         "rtol": f.tensor([0, 0, 1])},
+    "one-tolerance-tensor": lambda f: {"_one": f.tensor([0.1, 1.0, 5.0])},
+}
+
+
+#: PyTorch's matrix_rank warns (about its own ``out`` buffer) when the tolerances widen the batch
+_PYTORCH_RESIZE_WARNING = "ignore:An output with one or more elements was resized"
+
+
+def _with_tolerances(function, a, tolerances: dict, **kwargs):
+    tolerances = dict(tolerances)
+    one = tolerances.pop("_one", None)
+    return function(a, one, **kwargs) if one is not None else function(a, **tolerances,
+                                                                         **kwargs)
+
+
+def _to_device(tolerances: dict, device) -> dict:
+    return {key: value.to(device) for key, value in tolerances.items()}
+
+
+@pytest.mark.filterwarnings(_PYTORCH_RESIZE_WARNING)
+@pytest.mark.parametrize("hermitian", [False, True])
+@pytest.mark.parametrize("case", list(_TOLERANCE_TENSORS), ids=list(_TOLERANCE_TENSORS))
+def test_pinv_and_matrix_rank_take_tolerance_tensors(torch_ref, device, case, hermitian):
+    """Tolerance tensors of several elements broadcast against the batch, as PyTorch's (ours
+    raised "only one element tensors can be converted"); ``pinv``'s gradient reaches ``A``
+    summed over the broadcast batch."""
+    ta = _rank_varied(torch_ref).requires_grad_(True)
+    ma = _rank_varied(mt, device).requires_grad_(True)
+    t_tol, m_tol = _TOLERANCE_TENSORS[case](torch_ref), _TOLERANCE_TENSORS[case](mt)
+    expected = _with_tolerances(torch_ref.linalg.matrix_rank, ta.detach(), t_tol,
+                                hermitian=hermitian)
+    got = _with_tolerances(mt.linalg.matrix_rank, ma.detach(), _to_device(m_tol, device),
+                           hermitian=hermitian)
+    assert got.dtype is mt.int64 and got.cpu().tolist() == expected.tolist()
+    expected = _with_tolerances(torch_ref.linalg.pinv, ta, t_tol, hermitian=hermitian)
+    got = _with_tolerances(mt.linalg.pinv, ma, _to_device(m_tol, device), hermitian=hermitian)
+    assert tuple(got.shape) == tuple(expected.shape) and got.grad_fn.name() == "LinalgPinvBackward0"
+    np.testing.assert_allclose(got.detach().cpu().numpy(), expected.detach().numpy(),
+                               rtol=1e-10, atol=1e-12)
+    weights = np.random.default_rng(2).standard_normal(tuple(expected.shape))
+    (expected * torch_ref.tensor(weights)).sum().backward()
+    (got * mt.tensor(weights, device=device)).sum().backward()
+    np.testing.assert_allclose(ma.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.filterwarnings(_PYTORCH_RESIZE_WARNING)
+def test_tolerance_tensors_on_meta(torch_ref):
+    """The broadcast batch on meta is the batch of the real result."""
+    a = _rank_varied(mt, "meta")
+    for case, make in _TOLERANCE_TENSORS.items():
+        expected = _with_tolerances(torch_ref.linalg.pinv, _rank_varied(torch_ref),
+                                    make(torch_ref))
+        got = _with_tolerances(mt.linalg.pinv, a, _to_device(make(mt), "meta"))
+        assert tuple(got.shape) == tuple(expected.shape), case
+        got = _with_tolerances(mt.linalg.matrix_rank, a, _to_device(make(mt), "meta"))
+        expected = _with_tolerances(torch_ref.linalg.matrix_rank, _rank_varied(torch_ref),
+                                    make(torch_ref))
+        assert tuple(got.shape) == tuple(expected.shape) and got.dtype is mt.int64, case
+
+
+_TOLERANCE_ERRORS = {
+    "rank-positional-None": lambda f, a: f.linalg.matrix_rank(a, None),
+    "rank-keyword-None": lambda f, a: f.linalg.matrix_rank(a, tol=None),
+    "rank-None-hermitian": lambda f, a: f.linalg.matrix_rank(a, None, True),
+    "pinv-positional-None": lambda f, a: f.linalg.pinv(a, None),
+    "pinv-keyword-None": lambda f, a: f.linalg.pinv(a, rcond=None),
+    "rank-number-beside-tensor": lambda f, a: f.linalg.matrix_rank(
+        a, atol=0.5, rtol=f.tensor([0.1, 0.2, 0.3])),
+    "pinv-tensor-beside-number": lambda f, a: f.linalg.pinv(
+        a, atol=f.tensor([0.1, 0.2, 0.3]), rtol=0.5),
+    "pinv-rcond-and-atol": lambda f, a: f.linalg.pinv(a, f.tensor([0.1, 0.2, 0.3]), atol=0.1),
+    "rank-hermitian-None": lambda f, a: f.linalg.matrix_rank(a, hermitian=None),
+}
+
+
+@pytest.mark.parametrize("call", list(_TOLERANCE_ERRORS.values()), ids=list(_TOLERANCE_ERRORS))
+def test_tolerance_overloads_refuse_what_pytorch_refuses(torch_ref, call):
+    """``matrix_rank(A, None)`` and the like fit none of PyTorch's overloads: its TypeError
+    (ours took ``None`` as "no tolerance given")."""
+    with pytest.raises(TypeError) as expected:
+        call(torch_ref, _rank_varied(torch_ref))
+    with pytest.raises(TypeError) as got:
+        call(mt, _rank_varied(mt))
+    head = str(expected.value).split(" - got ")[0]
+    assert str(got.value).startswith(head + " - got (Tensor, ")
+    assert str(got.value).split("but expected one of:")[1] == str(expected.value).split(
+        "but expected one of:")[1]
+
+
+def test_a_zero_dim_tensor_beside_a_number_is_a_number(torch_ref):
+    for framework in (torch_ref, mt):
+        a = _rank_varied(framework)
+        assert framework.linalg.matrix_rank(a, atol=framework.tensor(2.0), rtol=0.1).tolist() \
+            == torch_ref.linalg.matrix_rank(_rank_varied(torch_ref), atol=2.0, rtol=0.1).tolist()
+
+
+_TOLERANCE_RUNTIME_ERRORS = {
+    "pinv-complex-atol": lambda f, a: f.linalg.pinv(a, atol=f.ones(3, dtype=f.complex64)),
+    "pinv-complex-rcond": lambda f, a: f.linalg.pinv(a, f.ones(3, dtype=f.complex128)),
+    "rank-complex-rtol": lambda f, a: f.linalg.matrix_rank(a, rtol=f.ones(3, dtype=f.complex64)),
+    "rank-complex-tol": lambda f, a: f.linalg.matrix_rank(a, f.ones(3, dtype=f.complex64)),
+    "rank-meta-atol": lambda f, a: f.linalg.matrix_rank(a, atol=f.ones(3, device="meta")),
+    "pinv-atol-requires-grad": lambda f, a: f.linalg.pinv(a, atol=f.ones(3, requires_grad=True)),
+    "pinv-rcond-requires-grad": lambda f, a: f.linalg.pinv(a, f.ones(3, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("call", list(_TOLERANCE_RUNTIME_ERRORS.values()),
+                         ids=list(_TOLERANCE_RUNTIME_ERRORS))
+def test_tolerance_tensors_are_checked(torch_ref, call):
+    with pytest.raises(RuntimeError) as expected:
+        call(torch_ref, _rank_varied(torch_ref))
+    with pytest.raises(RuntimeError) as got:
+        call(mt, _rank_varied(mt))
+    assert str(got.value) == str(expected.value)
+
+
+def test_tolerance_tensors_that_do_not_broadcast(torch_ref):
+    for framework in (torch_ref, mt):
+        a = _rank_varied(framework)
+        with pytest.raises(RuntimeError):
+            framework.linalg.pinv(a, atol=framework.ones(2))
+        with pytest.raises(RuntimeError):
+            framework.linalg.matrix_rank(a, rtol=framework.ones(2))
+    with pytest.raises(RuntimeError, match="linalg.pinv: shapes"):
+        mt.linalg.pinv(_rank_varied(mt), atol=mt.ones(2))
+
+
+def test_pinverse_takes_a_number_only(torch_ref):
+    for framework in (torch_ref, mt):
+        a = _rank_varied(framework)
+        for rcond in (None, framework.ones(3), "0.1"):
+            with pytest.raises(TypeError, match="pinverse\\(\\): argument 'rcond' must be float"):
+                framework.pinverse(a, rcond=rcond)
+    got = mt.pinverse(_rank_varied(mt), rcond=mt.tensor(0.3))
+    expected = torch_ref.pinverse(_rank_varied(torch_ref), rcond=torch_ref.tensor(0.3))
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "bool", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["eigh", "eigvalsh"])
+def test_eigh_of_a_dtype_lapack_has_not(torch_ref, device, dtype, name):
+    """PyTorch's kernel dispatch refuses it with NotImplementedError (ours raised a
+    RuntimeError, float16 a LowPrecisionError with another message); shape errors come
+    first, and an empty matrix never reaches the kernel."""
+    if dtype == "bfloat16" and device == "cuda":
+        pytest.skip("bfloat16 tensors cannot be made on CUDA here (CuPy has no bfloat16)")
+    t_fn, m_fn = getattr(torch_ref.linalg, name), getattr(mt.linalg, name)
+    t_dtype, m_dtype = getattr(torch_ref, dtype), getattr(mt, dtype)
+    with pytest.raises(NotImplementedError) as expected:
+        t_fn(torch_ref.ones(2, 2, dtype=t_dtype))
+    with pytest.raises(NotImplementedError) as got:
+        m_fn(mt.ones(2, 2, dtype=m_dtype, device=device))
+    assert str(got.value) == str(expected.value)
+    with pytest.raises(RuntimeError) as expected:
+        t_fn(torch_ref.ones(2, 3, dtype=t_dtype))
+    with pytest.raises(RuntimeError) as got:
+        m_fn(mt.ones(2, 3, dtype=m_dtype, device=device))
+    assert str(got.value) == str(expected.value)
+    empty_t, empty_m = t_fn(torch_ref.ones(0, 0, dtype=t_dtype)), m_fn(
+        mt.ones(0, 0, dtype=m_dtype, device=device))
+    for e, g in zip(empty_t if name == "eigh" else [empty_t],
+                    empty_m if name == "eigh" else [empty_m]):
+        assert tuple(g.shape) == tuple(e.shape) and str(g.dtype) == str(e.dtype)
+
+
 _NORMS_WITH_DTYPE = {
     "vector_norm-narrowing": lambda f, a: f.linalg.vector_norm(a, dtype=f.float32),
     "vector_norm-int-input": lambda f, a: f.linalg.vector_norm(a.int(), dtype=f.float32),
@@ -316,3 +502,97 @@ def test_softmax_over_an_empty_dim_is_empty_as_in_torch(torch_ref, device, name,
         y.sum().backward()
         results.append((tuple(y.shape), y.dtype == lib.float32, tuple(x.grad.shape)))
     assert results[0] == results[1] == (shape, True, shape)
+
+
+def _rank_deficient_integer_matrices(n: int, count: int, seed: int) -> np.ndarray:
+    """``count`` exactly singular ``n x n`` matrices of small integers (rank 1 to n - 1)."""
+    rng = np.random.default_rng(seed)
+    mats = []
+    for _ in range(count):
+        r = int(rng.integers(1, n))
+        mats.append(rng.integers(-5, 6, (n, r)) @ rng.integers(-5, 6, (r, n)))
+    return np.stack(mats).astype(np.float64)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_exactly_singular_matrices_are_singular_as_in_pytorch(torch_ref, device, n, dtype):
+    """Which exactly singular matrices meet an exact zero pivot depends on the LU's rounding:
+    NumPy's OpenBLAS called 342 of 400 integer 3 x 3 singular, PyTorch's MKL 332 (ours
+    followed OpenBLAS, with a search by SVD for ``info``). Now ``info`` is PyTorch's."""
+    data = _rank_deficient_integer_matrices(n, 300, seed=n).astype(dtype)
+    ta, ma = torch_ref.tensor(data), mt.tensor(data, device=device)
+    tb, mb = torch_ref.ones(300, n, 2, dtype=ta.dtype), mt.ones(300, n, 2, dtype=ma.dtype,
+                                                             device=device)
+    expected, got = torch_ref.linalg.inv_ex(ta), mt.linalg.inv_ex(ma)
+    assert got.info.cpu().tolist() == expected.info.tolist()
+    assert bool((expected.info > 0).any())
+    solved_t, solved_m = torch_ref.linalg.solve_ex(ta, tb), mt.linalg.solve_ex(ma, mb)
+    assert solved_m.info.cpu().tolist() == solved_t.info.tolist()
+    factored_t, factored_m = torch_ref.linalg.lu_factor_ex(ta), mt.linalg.lu_factor_ex(ma)
+    assert factored_m.info.cpu().tolist() == factored_t.info.tolist()
+    # a failed matrix is NaN (PyTorch's inf or NaN: docs/differences.md); the others' values
+    # are rounding noise of ~1e15 (the last pivot is a rounding error), not compared
+    failed = expected.info.numpy() > 0
+    assert np.isnan(got.inverse.cpu().numpy()[failed]).all()
+    assert np.isfinite(got.inverse.cpu().numpy()[~failed]).all()
+
+
+def test_inv_raises_where_pytorch_does(torch_ref):
+    """A matrix OpenBLAS meets a zero pivot in but MKL does not: inverted (ours raised), and
+    the reverse: refused (ours returned values of ~1e16)."""
+    data = _rank_deficient_integer_matrices(3, 400, seed=0)
+    expected_info = torch_ref.linalg.inv_ex(torch_ref.tensor(data)).info.numpy()
+    numpy_failed = []
+    for a in data:
+        try:
+            np.linalg.inv(a)
+            numpy_failed.append(False)
+        except np.linalg.LinAlgError:
+            numpy_failed.append(True)
+    numpy_failed = np.array(numpy_failed)
+    for picked in (numpy_failed & (expected_info == 0), ~numpy_failed & (expected_info > 0)):
+        assert picked.any()
+        a = data[picked][0]
+        try:
+            expected = torch_ref.linalg.inv(torch_ref.tensor(a)).numpy()
+        except RuntimeError as error:
+            with pytest.raises(mt.linalg.LinAlgError) as got:
+                mt.linalg.inv(mt.tensor(a))
+            assert str(got.value) == str(error)
+            continue
+        np.testing.assert_allclose(mt.linalg.inv(mt.tensor(a)).numpy(), expected, rtol=1e-6,
+                                   atol=1e-6 * np.abs(expected).max())
+
+
+_KERNEL_DTYPE_ERRORS = {
+    "vecdot-int": lambda f, d: f.linalg.vecdot(f.ones(3, dtype=d), f.ones(3, dtype=d)),
+    "vecdot-int-empty": lambda f, d: f.linalg.vecdot(f.ones(0, dtype=d), f.ones(0, dtype=d)),
+    "vecdot-int-beside-float": lambda f, d: f.linalg.vecdot(f.ones(3, dtype=d), f.ones(3)),
+    "cross-bool": lambda f, d: f.linalg.cross(f.ones(3, dtype=f.bool), f.ones(3, dtype=f.bool)),
+    "cross-bool-empty": lambda f, d: f.linalg.cross(f.ones(0, 3, dtype=f.bool),
+                                                    f.ones(0, 3, dtype=f.bool)),
+    "solve_triangular-int": lambda f, d: f.linalg.solve_triangular(
+        f.ones(3, 3, dtype=d), f.ones(3, 3, dtype=d), upper=True),
+    "solve_triangular-int-empty": lambda f, d: f.linalg.solve_triangular(
+        f.ones(0, 0, dtype=d), f.ones(0, 0, dtype=d), upper=False),
+    "solve_triangular-half": lambda f, d: f.linalg.solve_triangular(
+        f.ones(2, 3, 3, dtype=f.float16), f.ones(3, 1, dtype=f.float16), upper=True),
+    "solve_triangular-int-not-square": lambda f, d: f.linalg.solve_triangular(
+        f.ones(3, 2, dtype=d), f.ones(3, 3, dtype=d), upper=True),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "bool"])
+@pytest.mark.parametrize("call", list(_KERNEL_DTYPE_ERRORS.values()),
+                         ids=list(_KERNEL_DTYPE_ERRORS))
+def test_linalg_dtype_errors_as_torch(torch_ref, device, call, dtype):
+    """Found by fuzzing: ``vecdot`` of integers ran (PyTorch refuses), ``cross`` of booleans
+    leaked NumPy's TypeError, ``solve_triangular`` of integers or float16 raised a
+    RuntimeError (PyTorch's kernel: NotImplementedError), shape errors first."""
+    with pytest.raises(Exception) as expected:
+        call(torch_ref, getattr(torch_ref, dtype))
+    with mt.device(device), pytest.raises(Exception) as got:
+        call(mt, getattr(mt, dtype))
+    assert isinstance(got.value, type(expected.value))
+    assert str(got.value) == str(expected.value)

@@ -47,6 +47,7 @@ from .xp_orthogonal_polynomials import orthogonal_polynomial as orthogonal_polyn
 from .xp_polygamma import polygamma as polygamma_kernel
 from .xp_pooling import PoolingKernels
 from .xp_pooling3d import Pooling3dKernels
+from .xp_singular import SingularKernels
 from .xp_topk import TopkKernels
 from .xp_winograd import WinogradKernels
 from .xp_zeta import zeta as zeta_kernel
@@ -55,8 +56,8 @@ from .xp_zeta import zeta as zeta_kernel
 class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPoolingKernels,
                 FoldKernels, AdaptiveMaxPoolingKernels, LinalgKernels, TopkKernels,
                 GroupedConvKernels, Conv3dKernels, Pooling3dKernels, MatrixExpKernels,
-                LuKernels, HouseholderKernels, LdlKernels, ComplexKernels, FftKernels,
-                Backend):
+                LuKernels, SingularKernels, HouseholderKernels, LdlKernels, ComplexKernels,
+                FftKernels, Backend):
     """The shared implementation of every data kernel, over ``self.xp``."""
 
     xp = None  # the array module, set by the subclass

@@ -5,8 +5,9 @@ NumPy (LAPACK) and CuPy (cuSOLVER) take stacks of matrices ``(..., m, n)`` in ev
 used here. They report a matrix they cannot factor differently: NumPy raises
 ``LinAlgError`` for the whole stack, CuPy (unless ``cupyx.errstate(linalg='raise')`` is on)
 returns NaN or inf in that matrix's result. ``_factor`` turns both into LAPACK's ``info``
-per matrix; it looks for where each failing matrix broke (``_first_zero_pivot``,
-``_first_non_positive_minor``) only after a failure, so the common path is one call.
+per matrix; it looks for where each failing matrix broke (getrf's rounding in
+``xp_singular.py``, ``_first_non_positive_minor``) only after a failure, so the common
+path is one call (plus, for ``inv`` and ``solve``, the screen of ``xp_singular.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class LinalgKernels:
         return self.xp.linalg.qr(a, mode=mode)
 
     def inv(self, a):
-        return self._factor(self.xp.linalg.inv, (a,), a.shape, self._first_zero_pivot)
+        # which matrices are singular: as PyTorch's LAPACK decides (xp_singular.py)
+        return self._lu_checked(self.xp.linalg.inv, a)
 
     def solve(self, a, b):
         xp = self.xp
@@ -32,7 +34,7 @@ class LinalgKernels:
         batch = _broadcast(a.shape[:-2], b.shape[:-2])
         a = xp.broadcast_to(a, batch + a.shape[-2:])
         b = xp.broadcast_to(b, batch + b.shape[-2:])
-        return self._factor(xp.linalg.solve, (a, b), b.shape, self._first_zero_pivot)
+        return self._lu_checked(xp.linalg.solve, a, b)
 
     def cholesky(self, a):
         return self._factor(self.xp.linalg.cholesky, (a,), a.shape,
@@ -102,22 +104,24 @@ class LinalgKernels:
                 out[k] = call(*(x[k] for x in flat))
             except xp.linalg.LinAlgError:
                 failed[k] = True
-        info = xp.where(failed, first_failure(flat[0]), 0)
-        # A failure LAPACK saw but the search missed (a pivot lost to rounding) still counts.
-        info = xp.where(failed & (info == 0), flat[0].shape[-1], info).astype(xp.int32)
+        info = xp.zeros(failed.shape, xp.int32)
+        if bool(failed.any()):
+            info[failed] = first_failure(flat[0][failed])
+        missed = failed & (info == 0)
+        if bool(missed.any()):
+            if first_failure == self._getrf_info:
+                # the library met a zero pivot that MKL's rounding does not (xp_singular.py)
+                out[missed] = self._solve_with_lu(*self._as_systems([x[missed] for x in flat]))
+            else:  # a failure the search missed (a minor lost to rounding) still counts
+                info[missed] = flat[0].shape[-1]
         return out.reshape(out_shape), info.reshape(batch)
 
-    def _first_zero_pivot(self, a):
-        """getrf's info: the first ``k`` whose leading ``k`` columns are dependent (LU with
-        partial pivoting meets its first zero pivot exactly there), else 0."""
-        xp = self.xp
-        info = xp.zeros(a.shape[:-2], xp.int64)
-        eps = xp.finfo(a.dtype).eps
-        for k in range(a.shape[-1], 0, -1):  # descending: the smallest failing k stays
-            s = xp.linalg.svd(a[..., :, :k], compute_uv=False)
-            tol = s[..., :1] * (max(a.shape[-2], k) * eps)
-            info = xp.where((s > tol).sum(axis=-1) < k, k, info)
-        return info
+    def _as_systems(self, arrays) -> tuple:
+        """``(A, B)`` of ``inv``'s ``(A,)`` (``B`` the identity) or ``solve``'s ``(A, B)``."""
+        if len(arrays) == 2:
+            return tuple(arrays)
+        a = arrays[0]
+        return a, self.xp.broadcast_to(self.xp.eye(a.shape[-1], dtype=a.dtype), a.shape).copy()
 
     def _first_non_positive_minor(self, a):
         """potrf's info: the order of the first leading minor of the symmetric matrix held

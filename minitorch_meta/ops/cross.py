@@ -45,6 +45,8 @@ class LinalgCross(Function):
                                                          f"have length 3. Got {sa[self.axis]} "
                                                          f"and {sb[self.axis]} (shapes "
                                                          f"{shapes.fmt(sa)} and {shapes.fmt(sb)})")
+        if a._dtype is dtypes.bool_:  # PyTorch's kernel has no bool (a product of booleans)
+            raise NotImplementedError("\"cross\" not implemented for 'Bool'")
         return shapes.broadcast(self.op_name, sa, sb), a._dtype
 
     def forward(self, backend, a, b):

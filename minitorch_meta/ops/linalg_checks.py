@@ -8,6 +8,8 @@ catches the same exceptions. ``raise_for_info`` turns a factorisation's ``info``
 
 from __future__ import annotations
 
+import math
+
 from .. import dtypes
 from ..errors import LinAlgError, ShapeRuntimeError
 from . import shapes
@@ -39,6 +41,17 @@ def check_dtype(op: str, tensor, half: bool = False) -> None:
     if not dtype.is_floating_point:
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(dtype)}")
+
+
+def check_kernel_dtype(kernel: str, tensor, even_empty: bool = False) -> None:
+    """A float32, float64 or complex tensor, for the ops whose only check of the dtype is
+    PyTorch's kernel dispatch (``eigh``, ``solve_triangular``): another dtype is its
+    NotImplementedError naming the (CPU) kernel, raised only when the kernel would run (not
+    for an empty tensor, unless ``even_empty``: PyTorch dispatches some kernels anyway)."""
+    dtype = tensor._dtype
+    if (dtype not in (dtypes.float32, dtypes.float64) and not dtype.is_complex
+            and (even_empty or math.prod(tensor._data.shape))):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{type_name(dtype)}\'')
 
 
 def matrix_shape(op: str, tensor, name: str = "A", half: bool = False,

@@ -205,12 +205,14 @@ class LinalgSolveTriangular(_LeftSolve):
 
     def infer(self, a, b):
         op = self.op_name
-        a_shape = checks.square_shape(op, a)
-        b_shape = checks.matrix_shape(op, b, "B")
+        a_shape = checks.square_shape(op, a, any_dtype=True)
+        b_shape = checks.matrix_shape(op, b, "B", any_dtype=True)
         checks.check_same_dtype(op, a, b)
         if (b_shape[-2] if self.left else b_shape[-1]) != a_shape[-1]:
             raise checks.incompatible(op, a_shape, b_shape, self.left)
         batch = checks.batch_broadcast(op, a_shape[:-2], b_shape[:-2])
+        # the dtype is checked last, by PyTorch's kernel dispatch (even for empty matrices)
+        checks.check_kernel_dtype("triangular_solve_cpu", a, even_empty=True)
         self.out_shape = batch + b_shape[-2:]
         return self.out_shape, a._dtype
 

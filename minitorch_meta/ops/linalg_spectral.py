@@ -24,9 +24,12 @@ so theirs decompose the input again.
 
 from __future__ import annotations
 
+from .. import dtypes
+from ..errors import ShapeRuntimeError
 from . import decomposition_graph as dg
 from . import linalg_checks as checks
 from . import linalg_graph as lg
+from . import shapes
 from .function import Function
 from .matrix_arrays import (
     add,
@@ -83,7 +86,8 @@ class LinalgEigh(Function):
     def infer(self, a):
         if self.UPLO not in ("L", "U"):
             raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {self.UPLO}")
-        shape = checks.square_shape(self.op_name, a)
+        shape = checks.square_shape(self.op_name, a, any_dtype=True)
+        checks.check_kernel_dtype("linalg_eigh_cpu", a)
         values = shape[:-1]
         if self.values_only:
             return values, a._dtype
@@ -91,6 +95,9 @@ class LinalgEigh(Function):
         return (flat_size(self.parts),), a._dtype
 
     def forward(self, backend, a):
+        if a.size == 0 and array_dtype(a) not in (dtypes.float32, dtypes.float64):
+            # an empty matrix of another dtype never reaches PyTorch's kernel (nor LAPACK's)
+            return backend.full(a.shape[:-1] if self.values_only else (0,), 0, array_dtype(a))
         w, v = backend.eigh(a, self.UPLO == "U")
         if self.recording:
             self.w, self.v = w, v
@@ -223,33 +230,45 @@ def svd_backward(backend, u, s, vh, gu, gs, gvh):
 class LinalgPinv(Function):
     """The Moore-Penrose pseudo-inverse of each matrix, from its SVD (its eigenvalues with
     ``hermitian``): singular values above ``max(atol, rtol * largest)`` are inverted, the
-    others dropped.
+    others dropped. The tolerances are numbers (hyper-parameters) or two float64 tensors
+    (inputs without gradient) that broadcast to ``A``'s batch, one tolerance per matrix
+    (``linalg.pinv`` expands ``A`` to the batch of all three first).
 
     Shape:
-        ``(*, m, n)`` -> ``(*, n, m)``.
+        ``(*, m, n)`` -> ``(*, n, m)``; tensor tolerances ``(*)`` or broadcasting to it.
     """
 
     op_name, backward_name = "linalg.pinv", "LinalgPinvBackward0"
     saved_for_backward = (0, "output")
     atol, rtol, hermitian = None, None, False
 
-    def infer(self, a):
+    def infer(self, a, atol=None, rtol=None):
         shape = tuple(a._data.shape)
         if len(shape) < 2 or not a._dtype.is_floating_point or a._dtype.itemsize < 4:
             raise RuntimeError(f"linalg.pinv({checks.type_name(a._dtype)}{{{list(shape)}}}): "
                                "expected a tensor with 2 or more dimensions of float, double, "
                                "cfloat or cdouble types")
-        if self.hermitian:
-            checks.square_shape(self.op_name, a)
+        if self.hermitian:  # (the error is that of the eigendecomposition, as PyTorch's)
+            checks.square_shape("linalg.eigh", a)
+        for tolerance in (atol, rtol):
+            if tolerance is not None and not shapes.broadcasts_to(tolerance.shape, shape[:-2]):
+                raise ShapeRuntimeError(self.op_name, f"a tolerance of shape "
+                                        f"{shapes.fmt(tolerance.shape)} does not broadcast to "
+                                        f"the batch {shapes.fmt(shape[:-2])} of the input")
         return shape[:-2] + (shape[-1], shape[-2]), a._dtype
 
-    def tolerance(self, backend, largest, m: int, n: int):
-        """``max(atol, rtol * largest)`` (see ``tolerances``)."""
-        atol, rtol = tolerances(self.atol, self.rtol, largest.dtype.itemsize, m, n)
-        return backend.binary("maximum", mul(backend, largest, scalar(largest, rtol)),
-                              scalar(largest, atol))
+    def tolerance(self, backend, largest, m: int, n: int, atol=None, rtol=None):
+        """``max(atol, rtol * largest)`` (see ``tolerances``), in float64 for tensor
+        tolerances (as PyTorch's, whose number tolerances are float64 tensors too)."""
+        if atol is None:
+            atol, rtol = tolerances(self.atol, self.rtol, largest.dtype.itemsize, m, n)
+            return backend.binary("maximum", mul(backend, largest, scalar(largest, rtol)),
+                                  scalar(largest, atol))
+        column = (lambda t: backend.reshape(t, t.shape + (1,)))
+        return backend.binary("maximum", column(atol), mul(
+            backend, column(rtol), backend.astype(largest, array_dtype(atol))))
 
-    def forward(self, backend, a):
+    def forward(self, backend, a, atol=None, rtol=None):
         m, n = a.shape[-2:]
         if self.hermitian:
             w, v = backend.eigh(a, False)
@@ -262,7 +281,8 @@ class LinalgPinv(Function):
             out = backend.full(a.shape[:-2] + (n, m), 0, array_dtype(a))
         else:
             largest = backend.max(magnitude, -1, True)
-            keep = backend.binary("gt", magnitude, self.tolerance(backend, largest, m, n))
+            keep = backend.binary("gt", magnitude,
+                                  self.tolerance(backend, largest, m, n, atol, rtol))
             inverse = backend.where(keep, backend.binary("div", scalar(w, 1), w), scalar(w, 0))
             out = backend.matmul(scale_columns(backend, mT(backend, right), inverse),
                                  mT(backend, left))
@@ -271,10 +291,11 @@ class LinalgPinv(Function):
         return out
 
     def backward(self, backend, g):
-        return (pinv_backward(backend, g, self.pinv, self.a),)
+        return (pinv_backward(backend, g, self.pinv, self.a), None, None)[:len(self.input_specs)]
 
     def backward_graph(self, grad):
-        return (dg.pinv_backward(grad, self.graph_output(self.pinv), self.graph_input(0, self.a)),)
+        ga = dg.pinv_backward(grad, self.graph_output(self.pinv), self.graph_input(0, self.a))
+        return (ga, None, None)[:len(self.input_specs)]
 
 
 def tolerances(atol, rtol, itemsize: int, m: int, n: int) -> tuple:

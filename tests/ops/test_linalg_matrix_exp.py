@@ -64,6 +64,32 @@ def test_dtype_kept(dtype, device):
                                theirs.numpy().astype(np.float64), rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("a", [[[100.0, 0], [0, 1]], [[800.0, 0], [0, 1]], [[100.0, 1], [2, 1]],
+                               [[90.0, 3], [2, 80]], [[720.0, 1], [0, 1]]],
+                         ids=["diag-100", "diag-800", "full-100", "full-90", "triangular-720"])
+def test_overflow_as_torch(a, dtype, device):
+    """Where a squaring overflows: inf, and NaN where an inf meets a zero, as PyTorch's."""
+    torch = _torch()
+    ours = mt.linalg.matrix_exp(mt.tensor(a, dtype=getattr(mt, dtype), device=device))
+    theirs = torch.linalg.matrix_exp(torch.tensor(a, dtype=getattr(torch, dtype)))
+    np.testing.assert_allclose(ours.cpu().numpy(), theirs.numpy(), rtol=1e-4)
+
+
+@pytest.mark.parametrize("a", [[[12.0, 0], [0, 1]], [[1.0, 0], [0, 1]], [[0.1, 0], [0, 0.2]],
+                               [[3.0, 1], [-2, 4]]], ids=["overflow", "identity", "small", "full"])
+def test_float16_is_float32_rounded(a, device):
+    """On purpose not PyTorch's float16 CPU kernel, whose float16 Taylor polynomials give
+    NaN for ``diag(12, 1)`` and ``-20896 I`` for ``exp(I)`` (docs/differences.md): ours is
+    the float32 exponential rounded, inf only in the entry beyond float16's range."""
+    torch = _torch()
+    ours = mt.linalg.matrix_exp(mt.tensor(a, dtype=mt.float16, device=device))
+    theirs = torch.linalg.matrix_exp(torch.tensor(a, dtype=torch.float16).float()).half()
+    assert ours.dtype is mt.float16
+    np.testing.assert_allclose(ours.cpu().numpy().astype(np.float64),
+                               theirs.numpy().astype(np.float64), rtol=2e-3)
+
+
 @pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (0, 3, 3)])
 def test_empty(shape, any_device):
     out = mt.linalg.matrix_exp(mt.ones(*shape, device=any_device))
