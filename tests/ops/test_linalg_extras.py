@@ -164,8 +164,14 @@ def test_cond_of_singular_and_empty_matrices_as_torch(device):
         assert ours.shape == theirs.shape
         np.testing.assert_array_equal(np.isinf(ours), np.isinf(theirs), err_msg=str(p))
         np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs), err_msg=str(p))
-        finite = np.isfinite(theirs)
-        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-6, err_msg=str(p))
+        # sigma_max / sigma_min of a rank-deficient matrix divides by rounding noise: its
+        # value depends on the LAPACK build and CPU (AVX2 or AVX-512), only its size does not
+        huge = np.isfinite(theirs) & (np.abs(theirs) > 1e12)
+        tiny = (theirs != 0) & (np.abs(theirs) < 1e-12)  # (p=-2: sigma_min / sigma_max)
+        assert (np.abs(ours[huge]) > 1e12).all() and (np.abs(ours[tiny]) < 1e-12).all(), (
+            p, ours, theirs)
+        exact = np.isfinite(theirs) & ~huge & ~tiny
+        np.testing.assert_allclose(ours[exact], theirs[exact], rtol=1e-6, err_msg=str(p))
         for shape in ((0, 0), (2, 0, 0)):
             ours = mt.linalg.cond(mt.zeros(*shape, device=device), p)
             theirs = torch.linalg.cond(torch.zeros(*shape), p)
