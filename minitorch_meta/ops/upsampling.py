@@ -1,16 +1,18 @@
-"""Resizing the last 1 or 2 dims: ``nearest``, ``nearest-exact`` and ``linear``/``bilinear``
-interpolation (``F.interpolate``), with PyTorch's source-index formulas.
+"""Resizing the last 1, 2 or 3 dims: ``nearest``, ``nearest-exact`` and
+``linear``/``bilinear``/``trilinear`` interpolation (``F.interpolate``), with PyTorch's
+source-index formulas.
 
 For each resized axis the op computes, from sizes alone, which input positions each output
 position reads and with what weights, as small arrays of the output's length, in the
 input's float dtype as PyTorch's CPU kernels compute them. A nearest mode whose every axis
 grows by a whole number ``s`` with an exact step reads ``o // s``: the output is one
 broadcast write and the gradient a sum of the ``s`` copies (in output order); other nearest
-cases are one gather. Linear modes are separable: the width is interpolated first, then
-the height, each as a product with a small (out, in) matrix holding the two weights of
-every row (BLAS; backward the transposed product), or, for a long axis or non-finite data,
-as two weighted taps gathered in PyTorch's order of operations, whose backward adds the
-weighted gradient back through the same indices (``index_add``, a scatter-add).
+cases are one gather. Linear modes are separable: the width is interpolated first, then the
+height, then the depth, each as a product with a small (out, in) matrix holding the two
+weights of every row (BLAS; backward the transposed product), or, for a long axis or
+non-finite data, as two weighted taps gathered in PyTorch's order of operations, whose
+backward adds the weighted gradient back through the same indices (``index_add``, a
+scatter-add).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from .avg_pooling import _require_dtype
 from .function import Function
 from .linear_gradient import linear_backward_graph
 
-_AXIS_NAMES = ("H", "W")
-_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear"}
+_AXIS_NAMES = ("D", "H", "W")
+_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact"}
+_LINEAR_KERNELS = {1: "linear", 2: "bilinear", 3: "trilinear"}
 
 
 def output_sizes(in_sizes, size, scale_factor) -> tuple:
@@ -47,16 +50,16 @@ def output_sizes(in_sizes, size, scale_factor) -> tuple:
 
 
 class Upsample(Function):
-    """``input`` resized along its last ``k`` dims (1 or 2) to ``size``, or by
+    """``input`` resized along its last ``k`` dims (1, 2 or 3) to ``size``, or by
     ``scale_factor``.
 
     ``mode``: ``nearest`` reads input ``floor(o * scale)``; ``nearest-exact`` reads
-    ``floor((o + 0.5) * scale)``; ``linear`` (``bilinear`` for 2 dims) weighs the two
-    inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around ``o * (in - 1) /
-    (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor`` when a scale
-    factor is given and ``recompute_scale_factor`` is not True, else ``in / out``; an axis
-    whose size does not change reads each input with weight 1 and its neighbour with weight
-    0, as in PyTorch (a copy of finite values; an inf there gives NaN).
+    ``floor((o + 0.5) * scale)``; ``linear`` (``bilinear``, ``trilinear`` for 2, 3 dims)
+    weighs the two inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around
+    ``o * (in - 1) / (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor``
+    when a scale factor is given and ``recompute_scale_factor`` is not True, else
+    ``in / out``; an axis whose size does not change reads each input with weight 1 and its
+    neighbour with weight 0, as in PyTorch (a copy of finite values; an inf there gives NaN).
 
     Shape:
         ``(N, C, *in_sizes)`` -> ``(N, C, *out_sizes)``; dtype kept (float32, float64, and
@@ -75,7 +78,7 @@ class Upsample(Function):
     @property
     def backward_name(self):
         k = len(self.input_specs[0][0]) - 2  # input_specs outlive backward; self.k does not
-        kind = "Bilinear" if self.mode == "linear" and k == 2 else _NAMES[self.mode]
+        kind = _LINEAR_KERNELS[k].capitalize() if self.mode == "linear" else _NAMES[self.mode]
         return f"Upsample{kind}{k}DBackward0"
 
     def infer(self, x):
@@ -84,7 +87,7 @@ class Upsample(Function):
         in_sizes = shape[2:]
         out_sizes = output_sizes(in_sizes, self.size, self.scale_factor)
         if min(in_sizes + out_sizes) <= 0:
-            names = _AXIS_NAMES[2 - k:]
+            names = _AXIS_NAMES[3 - k:]
             given = ", ".join(f"{n}: {s}" for n, s in zip(names, in_sizes))
             got = ", ".join(f"{n}: {s}" for n, s in zip(names, out_sizes))
             joint = " and output" if k == 1 else " output"
@@ -93,7 +96,7 @@ class Upsample(Function):
         if shape[1] == 0:
             raise RuntimeError(f"Non-empty {len(shape)}D data tensor expected but got a tensor "
                                f"with sizes {list(shape)}")
-        kernel = "nearest" if self.mode != "linear" else ("linear" if k == 1 else "bilinear")
+        kernel = "nearest" if self.mode != "linear" else _LINEAR_KERNELS[k]
         allowed = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
         if kernel == "nearest":
             allowed += (dtypes.uint8,)
