@@ -81,3 +81,83 @@ def test_nearest_3d_reads_floor_of_the_scaled_position(torch_ref, device):
     expected = torch_ref.nn.functional.interpolate(tx, scale_factor=2.1)
     got = mt.nn.functional.interpolate(mx, scale_factor=2.1)
     np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())
+
+
+def _rows(device=None, framework=mt):
+    """A table whose rows have 2-norms 5, 0.5, 10 and 1 (and other p-norms around them)."""
+    data = np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0], [0.6, -0.8]])
+    kwargs = {} if device is None else {"device": device}
+    return framework.tensor(data, requires_grad=True, **kwargs)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, 3.0, float("inf"), 0.0])
+@pytest.mark.parametrize("max_norm", [1.0, 0.7])
+@pytest.mark.parametrize("layer", [False, True])
+def test_embedding_max_norm_clips_the_named_rows_in_place(torch_ref, device, norm_type,
+                                                          max_norm, layer):
+    """``max_norm`` scales the rows the indices name down to it, in place, before the
+    lookup; the gradient flows to the clipped rows (it raised NotImplementedError)."""
+    indices = [[0, 1], [0, 3]]
+    tw, mw = _rows(framework=torch_ref), _rows(device)
+    ti = torch_ref.tensor(indices)
+    mi = mt.tensor(indices, device=device)
+    if layer:
+        tl = torch_ref.nn.Embedding.from_pretrained(tw.detach(), freeze=False, max_norm=max_norm,
+                                                    norm_type=norm_type)
+        ml = mt.nn.Embedding.from_pretrained(mw.detach(), freeze=False, max_norm=max_norm,
+                                             norm_type=norm_type)
+        tw, mw = tl.weight, ml.weight
+        expected, got = tl(ti), ml(mi)
+    else:
+        expected = torch_ref.nn.functional.embedding(ti, tw, max_norm=max_norm,
+                                                     norm_type=norm_type)
+        got = mt.nn.functional.embedding(mi, mw, max_norm=max_norm, norm_type=norm_type)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), expected.detach().numpy(),
+                               rtol=1e-12)
+    # rows 0 and 3 clipped where over max_norm, row 2 (not named) left alone
+    np.testing.assert_allclose(mw.detach().cpu().numpy(), tw.detach().numpy(), rtol=1e-12)
+    weights = np.arange(8.0).reshape(2, 2, 2)
+    (expected * torch_ref.tensor(weights)).sum().backward()
+    (got * mt.tensor(weights, device=device)).sum().backward()
+    np.testing.assert_array_equal(mw.grad.cpu().numpy(), tw.grad.numpy())
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_max_norm(torch_ref, device, mode):
+    """``embedding_bag``'s ``max_norm`` clips the rows of every bag first, as ``embedding``'s
+    (it raised NotImplementedError)."""
+    tw, mw = _rows(framework=torch_ref), _rows(device)
+    indices, offsets = [0, 2, 1, 3, 0], [0, 2]
+    expected = torch_ref.nn.functional.embedding_bag(
+        torch_ref.tensor(indices), tw, torch_ref.tensor(offsets), max_norm=1.5, mode=mode)
+    got = mt.nn.functional.embedding_bag(mt.tensor(indices, device=device), mw,
+                                         mt.tensor(offsets, device=device), max_norm=1.5,
+                                         mode=mode)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), expected.detach().numpy(),
+                               rtol=1e-12)
+    np.testing.assert_allclose(mw.detach().cpu().numpy(), tw.detach().numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda T, w: T.embedding_renorm_(w.detach(), T.tensor([0.0]), 1.0, 2.0), RuntimeError),
+    (lambda T, w: T.embedding_renorm_(w.detach()[0], T.tensor([0]), 1.0, 2.0), RuntimeError),
+    (lambda T, w: T.embedding_renorm_(w, T.tensor([0]), 1.0, 2.0), RuntimeError),
+    (lambda T, w: T.embedding_renorm_(w.detach(), T.tensor([4]), 1.0, 2.0), IndexError),
+], ids=["float-indices", "1-d-weight", "leaf-requiring-grad", "index-out-of-range"])
+def test_embedding_renorm_errors(torch_ref, call, error):
+    """``torch.embedding_renorm_``'s errors: PyTorch's types and, for the dtype and rank
+    checks and the in-place rule on a leaf, the start of its messages."""
+    expected, got = _raised(lambda: call(torch_ref, _rows(framework=torch_ref))), _raised(
+        lambda: call(mt, _rows()))
+    assert type(expected) is error and type(got) is error
+    if error is RuntimeError:
+        start = str(expected).split(";")[0].split(" (")[0]
+        assert start.lower().rstrip(".") in str(got).lower(), (str(expected), str(got))
+
+
+def test_embedding_renorm_on_meta():
+    """On meta the renormalisation is shapes only: the weight keeps its shape and device."""
+    weight = mt.ones(4, 2, device="meta")
+    assert mt.embedding_renorm_(weight, mt.tensor([0, 3], device="meta"), 1.0, 2.0) is weight
+    got = mt.nn.functional.embedding(mt.tensor([[0, 3]], device="meta"), weight, max_norm=1.0)
+    assert tuple(got.shape) == (1, 2, 2) and got.device.type == "meta"
