@@ -68,9 +68,29 @@ RESIZE_CASES = [
     Case("nearest_3d_x2", _resize(scale_factor=2), [Arg(S5)]),
     Case("nearest_exact_3d_scale", _resize(scale_factor=(1.5, 0.6, 2.5), mode="nearest-exact"),
          [Arg(S5)]),
+    # bicubic: four clamped taps per axis, on the matrices and on the gathers (a long axis)
+    Case("bicubic_size", _resize(size=(7, 3), mode="bicubic"), [Arg((2, 3, 4, 5))]),
+    Case("bicubic_align", _resize(size=(2, 9), mode="bicubic", align_corners=True),
+         [Arg((2, 3, 4, 5))]),
+    Case("bicubic_scale", _resize(scale_factor=(1.7, 0.6), mode="bicubic"),
+         [Arg((2, 3, 4, 5))]),
+    Case("bicubic_same_size", _resize(size=(4, 5), mode="bicubic"), [Arg((2, 3, 4, 5))]),
+    Case("bicubic_long_axis_gathers", _resize(size=(3, 120), mode="bicubic"),
+         [Arg((1, 2, 2, 60))]),
+    Case("bicubic_one_pixel", _resize(size=(3, 1), mode="bicubic"), [Arg((1, 1, 1, 1))]),
 ]
 test_resize_gradcheck, test_resize_against_torch, test_resize_meta_shapes = three_way_tests(
     RESIZE_CASES)
+
+
+def test_bicubic_of_infinite_data_is_nan_only_where_a_tap_reads_it(torch_ref, device):
+    """An inf makes NaN only in the outputs whose four taps read it, as PyTorch's kernel
+    (an interpolation matrix's zeros would spread it along the whole axis)."""
+    data = np.array([[[[0.0, np.inf, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]]]])
+    tx, mx = _pair(torch_ref, data, device)
+    expected = torch_ref.nn.functional.interpolate(tx, size=(1, 12), mode="bicubic")
+    got = mt.nn.functional.interpolate(mx, size=(1, 12), mode="bicubic")
+    np.testing.assert_allclose(got.cpu().numpy(), expected.numpy(), rtol=1e-12)
 
 
 def test_nearest_3d_reads_floor_of_the_scaled_position(torch_ref, device):

@@ -45,10 +45,10 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
 
 
 _INTERPOLATING = "linear | bilinear | bicubic | trilinear"
-_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 #: the input rank each of our modes needs
 _RANK = {"nearest": (3, 4, 5), "nearest-exact": (3, 4, 5), "area": (3, 4, 5), "linear": (3,),
-         "bilinear": (4,), "trilinear": (5,)}
+         "bilinear": (4,), "bicubic": (4,), "trilinear": (5,)}
 _LINEAR = ("linear", "bilinear", "trilinear")
 
 
@@ -57,13 +57,13 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                 antialias: bool = False) -> Tensor:
     """Resize the spatial dims of ``input`` to ``size``, or by ``scale_factor`` (one
     number or one per dim), with ``mode`` ``nearest``, ``nearest-exact``, ``area``
-    (``adaptive_avg_pool`` to the new size), ``linear`` (3-D input), ``bilinear`` (4-D
-    input) or ``trilinear`` (5-D input).
+    (``adaptive_avg_pool`` to the new size), ``linear`` (3-D input), ``bilinear`` or
+    ``bicubic`` (4-D input) or ``trilinear`` (5-D input).
 
     With ``scale_factor``, each size is ``floor(in * scale_factor)`` and the interpolation
     uses ``1 / scale_factor`` as its step, unless ``recompute_scale_factor=True``, which
-    uses ``in / out`` (what ``size`` gives). ``align_corners`` (linear modes only) maps the
-    corner pixels' centres onto each other.
+    uses ``in / out`` (what ``size`` gives). ``align_corners`` (the interpolating modes
+    only) maps the corner pixels' centres onto each other.
 
     Shape:
         ``(N, C, W)`` -> ``(N, C, W_out)``, ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``
@@ -89,7 +89,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     _check_mode(mode, len(shape), antialias)
     if mode == "area":  # PyTorch's definition: the mean over each output's adaptive window
         return _area(input, upsampling.output_sizes(shape[2:], sizes, scales))
-    return upsampling.Upsample(mode="linear" if mode in _LINEAR else mode, size=sizes,
+    op_mode = "linear" if mode in _LINEAR else "cubic" if mode == "bicubic" else mode
+    return upsampling.Upsample(mode=op_mode, size=sizes,
                                scale_factor=scales, align_corners=bool(align_corners),
                                recompute_scale_factor=recompute_scale_factor)(input)
 
@@ -149,10 +150,10 @@ def _check_mode(mode: str, ndim: int, antialias: bool) -> None:
         if mode in _LINEAR and ndim in (3, 4, 5):
             raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs "
                                       f"{_RANK[mode][0]}D input")
-    elif mode in ("bicubic", "lanczos") and ndim in (3, 4, 5):
+    elif mode == "lanczos" and ndim in (3, 4, 5):
         raise NotImplementedError(f"interpolate: mode '{mode}' is not supported by "
                                   f"minitorch_meta (supported: nearest, nearest-exact, area, "
-                                  f"linear, bilinear, trilinear)")
+                                  f"linear, bilinear, bicubic, trilinear)")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
                               f"{ndim}D) for the modes: {_ALL_MODES} (got {mode})")
 

@@ -162,13 +162,13 @@ def _i(*args, **kwargs):
      "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
      "as input"),
     (_i(5, mode="bicubic"), NotImplementedError,
-     "interpolate: mode 'bicubic' is not supported by minitorch_meta (supported: nearest, "
-     "nearest-exact, area, linear, bilinear, trilinear)"),
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest "
+     "| linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got bicubic)"),
     (_i(5, mode="trilinear"), NotImplementedError, "Got 3D input, but trilinear mode needs 5D "
                                                     "input"),
     (_i(5, mode="foo"), NotImplementedError,
      "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest "
-     "| linear | bilinear | bicubic | trilinear | area | nearest-exact (got foo)"),
+     "| linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got foo)"),
     (_i(scale_factor=0.2), RuntimeError,
      "Input and output sizes should be greater than 0, but got input (W: 4) and output (W: 0)"),
     (_i(scale_factor=float("inf")), RuntimeError,
