@@ -78,6 +78,19 @@ RESIZE_CASES = [
     Case("bicubic_long_axis_gathers", _resize(size=(3, 120), mode="bicubic"),
          [Arg((1, 2, 2, 60))]),
     Case("bicubic_one_pixel", _resize(size=(3, 1), mode="bicubic"), [Arg((1, 1, 1, 1))]),
+    # antialias=True: the filter widened by the scale when shrinking, plain when growing; an
+    # axis whose size is kept is skipped (whatever the scale factor says)
+    *(Case(f"{mode}_antialias_{name}", _resize(mode=mode, antialias=True, **kwargs),
+           [Arg(shape)])
+      for mode in ("bilinear", "bicubic")
+      for name, shape, kwargs in [
+          ("shrink", (2, 3, 9, 8), dict(size=(3, 5))),
+          ("grow", (2, 3, 4, 3), dict(size=(9, 7))),
+          ("scale", (2, 2, 7, 9), dict(scale_factor=(0.3, 0.45))),
+          ("align", (2, 2, 7, 9), dict(size=(2, 4), align_corners=True)),
+          ("kept_axis", (2, 2, 5, 9), dict(scale_factor=(1.0, 0.5))),
+          ("to_one", (1, 2, 7, 6), dict(size=(1, 1))),
+          ("long_axis_gathers", (1, 1, 2, 130), dict(size=(3, 50)))]),
 ]
 test_resize_gradcheck, test_resize_against_torch, test_resize_meta_shapes = three_way_tests(
     RESIZE_CASES)
@@ -181,3 +194,28 @@ def test_embedding_renorm_on_meta():
     assert mt.embedding_renorm_(weight, mt.tensor([0, 3], device="meta"), 1.0, 2.0) is weight
     got = mt.nn.functional.embedding(mt.tensor([[0, 3]], device="meta"), weight, max_norm=1.0)
     assert tuple(got.shape) == (1, 2, 2) and got.device.type == "meta"
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialias_skips_a_kept_axis_whatever_the_scale(torch_ref, device, mode):
+    """An axis whose size ``scale_factor=1.1`` keeps is copied by PyTorch's anti-aliased
+    forward; ours too (its backward interpolates that axis, so only values compare)."""
+    data = np.random.default_rng(0).standard_normal((2, 2, 5, 9))
+    tx, mx = _pair(torch_ref, data, device)
+    kwargs = dict(scale_factor=(1.1, 0.5), mode=mode, antialias=True)
+    expected = torch_ref.nn.functional.interpolate(tx, **kwargs)
+    got = mt.nn.functional.interpolate(mx, **kwargs)
+    np.testing.assert_allclose(got.cpu().numpy(), expected.numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialias_copies_an_inf_on_a_kept_axis(torch_ref, device, mode):
+    """An inf on axes whose sizes are kept stays where it is, its neighbours finite (the
+    filter's zero-weight taps would read it and give NaN)."""
+    data = np.arange(20.0).reshape(1, 1, 4, 5)
+    data[0, 0, 1, 2] = np.inf
+    tx, mx = _pair(torch_ref, data, device)
+    kwargs = dict(scale_factor=1.1, mode=mode, antialias=True)
+    expected = torch_ref.nn.functional.interpolate(tx, **kwargs)
+    got = mt.nn.functional.interpolate(mx, **kwargs)
+    np.testing.assert_array_equal(got.cpu().numpy(), expected.numpy())

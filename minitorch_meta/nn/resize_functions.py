@@ -58,7 +58,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     """Resize the spatial dims of ``input`` to ``size``, or by ``scale_factor`` (one
     number or one per dim), with ``mode`` ``nearest``, ``nearest-exact``, ``area``
     (``adaptive_avg_pool`` to the new size), ``linear`` (3-D input), ``bilinear`` or
-    ``bicubic`` (4-D input) or ``trilinear`` (5-D input).
+    ``bicubic`` (4-D input; ``antialias=True`` filters them over every input under an
+    output when shrinking, as Pillow does) or ``trilinear`` (5-D input).
 
     With ``scale_factor``, each size is ``floor(in * scale_factor)`` and the interpolation
     uses ``1 / scale_factor`` as its step, unless ``recompute_scale_factor=True``, which
@@ -71,7 +72,7 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
 
     Raises:
         ValueError and TypeError for arguments that do not fit (PyTorch's);
-        NotImplementedError for other modes, ranks, or ``antialias=True``.
+        NotImplementedError for other modes or ranks.
     """
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -86,13 +87,14 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias and not (mode in ("bilinear", "bicubic") and len(shape) == 4):
         raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and "
                          "requires a 4-D tensor as input")
-    _check_mode(mode, len(shape), antialias)
+    _check_mode(mode, len(shape))
     if mode == "area":  # PyTorch's definition: the mean over each output's adaptive window
         return _area(input, upsampling.output_sizes(shape[2:], sizes, scales))
     op_mode = "linear" if mode in _LINEAR else "cubic" if mode == "bicubic" else mode
     return upsampling.Upsample(mode=op_mode, size=sizes,
                                scale_factor=scales, align_corners=bool(align_corners),
-                               recompute_scale_factor=recompute_scale_factor)(input)
+                               recompute_scale_factor=recompute_scale_factor,
+                               antialias=bool(antialias))(input)
 
 
 def _area(input: Tensor, sizes: tuple) -> Tensor:
@@ -140,12 +142,9 @@ def _size_or_scales(shape, size, scale_factor) -> tuple:
     return None, tuple(float(s) for s in scale_factor)
 
 
-def _check_mode(mode: str, ndim: int, antialias: bool) -> None:
+def _check_mode(mode: str, ndim: int) -> None:
     if mode in _RANK:
         if ndim in _RANK[mode]:
-            if antialias:
-                raise NotImplementedError("interpolate: antialias=True is not supported "
-                                          "(minitorch_meta); resize without it")
             return
         if mode in _LINEAR and ndim in (3, 4, 5):
             raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs "

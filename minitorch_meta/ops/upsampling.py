@@ -21,6 +21,7 @@ import itertools
 import math
 
 from .. import dtypes
+from .antialias_taps import antialias_taps
 from .avg_pooling import _require_dtype
 from .function import Function
 from .grid_taps import A as CUBIC_A
@@ -63,7 +64,8 @@ class Upsample(Function):
     ``in / out``; an axis whose size does not change reads each input with weight 1 and its
     neighbour with weight 0, as in PyTorch (a copy of finite values; an inf there gives NaN).
     ``cubic`` (``bicubic``, 2 dims) weighs the four inputs around the same source index
-    (not clamped at 0; the taps clamped into the axis) by cubic convolution.
+    (not clamped at 0; the taps clamped into the axis) by cubic convolution. ``antialias``
+    (linear and cubic, 2 dims) takes its taps from ``antialias_taps.py``.
 
     Shape:
         ``(N, C, *in_sizes)`` -> ``(N, C, *out_sizes)``; dtype kept (float32, float64, and
@@ -77,13 +79,14 @@ class Upsample(Function):
     op_name = "interpolate"
     mode, size, scale_factor, align_corners, recompute_scale_factor = (
         "nearest", None, None, False, None)
+    antialias = False
     repeats = None  # set by a forward that takes the whole-number-scale path
 
     @property
     def backward_name(self):
         k = len(self.input_specs[0][0]) - 2  # input_specs outlive backward; self.k does not
         kind = _NAMES.get(self.mode) or self._kernel(k).capitalize()
-        return f"Upsample{kind}{k}DBackward0"
+        return f"Upsample{kind}{k}D{'Aa' if self.antialias else ''}Backward0"
 
     def infer(self, x):
         shape, dtype = tuple(x._data.shape), x._dtype
@@ -126,7 +129,7 @@ class Upsample(Function):
                 self.taps = taps
             return backend.getitem(x, self._nearest_index(backend, taps))
         plan = _linear_plan(backend, x, taps, x.shape[2:], self.out_sizes, math_dtype,
-                            same_is_copy=self.mode == "linear")
+                            same_is_copy=self.mode == "linear" or self.antialias)
         if self.recording:
             self.taps, self.plan = taps, plan
         y = x
@@ -203,6 +206,12 @@ class Upsample(Function):
     def _taps(self, backend, n_in: int, n_out: int, scale, math_dtype) -> tuple:
         """``(positions,)`` for the nearest modes, ``((i0, i1), (w0, w1))`` for linear,
         four positions and weights for cubic."""
+        if self.antialias:
+            if n_in == n_out:  # PyTorch's anti-aliased kernels skip such an axis
+                return ((backend.arange(0, n_out, 1, dtypes.int64),),
+                        (backend.full((n_out,), 1, math_dtype),))
+            return antialias_taps(backend, n_in, n_out, scale, self.align_corners,
+                                  self.mode == "cubic", math_dtype)
         if self.mode == "linear":
             return _linear_taps(backend, n_in, n_out, scale, self.align_corners, math_dtype)
         if self.mode == "cubic":

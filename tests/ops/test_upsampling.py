@@ -188,8 +188,6 @@ def test_errors_same_on_cpu_and_meta(call, error, message):
                                       "got input (H: 3, W: 4) output (H: 0, W: 5)"),
     ((1, 0, 3, 4), dict(scale_factor=2), "Non-empty 4D data tensor expected but got a tensor "
                                          "with sizes [1, 0, 3, 4]"),
-    ((1, 2, 3, 4), dict(size=5, mode="bilinear", antialias=True),
-     "interpolate: antialias=True is not supported (minitorch_meta); resize without it"),
     ((1, 2, 3, 4, 5), dict(size=(1, 0, 2), mode="trilinear"),
      "Input and output sizes should be greater than 0, but got input (D: 3, H: 4, W: 5) output "
      "(D: 1, H: 0, W: 2)"),
