@@ -812,9 +812,10 @@ __all__ += ["BoolStorage", "ByteStorage", "CharStorage", "DoubleStorage", "Float
             "HalfStorage", "IntStorage", "LongStorage", "ShortStorage", "TypedStorage",
             "UntypedStorage", "from_file", "is_storage"]
 # PyTorch's native entry points of nn.functional ops (embedding_bag_function.py,
-# ctc_loss_function.py, grid_sampler_functions.py, norm_except_dim.py)
+# embedding_renorm.py, ctc_loss_function.py, grid_sampler_functions.py, norm_except_dim.py)
 from .ctc_loss_function import ctc_loss  # noqa: E402
 from .embedding_bag_function import embedding_bag  # noqa: E402
+from .embedding_renorm import embedding_renorm_  # noqa: E402
 from .grid_sampler_functions import (  # noqa: E402
     affine_grid_generator,
     grid_sampler,
@@ -822,8 +823,8 @@ from .grid_sampler_functions import (  # noqa: E402
 )
 from .norm_except_dim import norm_except_dim  # noqa: E402
 
-__all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "grid_sampler",
-            "grid_sampler_2d", "norm_except_dim"]
+__all__ += ["affine_grid_generator", "ctc_loss", "embedding_bag", "embedding_renorm_",
+            "grid_sampler", "grid_sampler_2d", "norm_except_dim"]
 from .grid_sampler_functions import grid_sampler_3d  # noqa: E402
 
 __all__ += ["grid_sampler_3d"]

@@ -68,7 +68,7 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
         raise RuntimeError(f"embedding_bag: expected 1-D indices with 1-D offsets, but got "
                            f"indices of dimension {indices.dim()}; flatten them and give "
                            "each bag's start in offsets")
-    embedding_ops.check_supported(None, sparse)
+    embedding_ops.check_supported(sparse)
     padding = _padding_row(padding_idx, weight.shape[0])
     op = bag_ops.EmbeddingBag(mode=name, scale_grad_by_freq=scale_grad_by_freq,
                               include_last_offset=include_last_offset, padding_idx=padding)

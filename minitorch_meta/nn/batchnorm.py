@@ -33,6 +33,15 @@ def _verify_batch_size(shape) -> None:
                          f"torch.Size({list(shape)})")
 
 
+def check_running_pair(running_mean: Tensor | None, running_var: Tensor | None) -> None:
+    """PyTorch's rule while training: the running statistics are updated together, so both
+    are given or neither is."""
+    if (running_mean is None) != (running_var is None):
+        given = "running_mean" if running_var is None else "running_var"
+        raise ValueError(f"running_mean and running_var must either both be None or neither "
+                         f"be None (only {given} was given)")
+
+
 def check_channels(op: str, name: str, values: Tensor | None, channels: int, shape) -> None:
     """``values`` (a per-channel vector) must hold one value per input channel."""
     if values is not None and values.numel() != channels:
@@ -58,7 +67,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         output: the input's shape.
 
     Raises:
-        ValueError: one value per channel while training, or a non-positive ``eps``.
+        ValueError: one value per channel while training, a non-positive ``eps``, or only
+            one of ``running_mean``/``running_var`` while training.
         RuntimeError: ``training=False`` without running statistics.
         ShapeError: an input of fewer than 2 dimensions, or a per-channel tensor whose size
             is not the number of channels.
@@ -74,6 +84,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if training:
+        check_running_pair(running_mean, running_var)
     per_channel = (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                    ("running_var", running_var))
     for name, values in per_channel:

@@ -19,10 +19,11 @@ class Embedding(Module):
     ``weight`` is drawn from N(0, 1), as in PyTorch, and the ``padding_idx`` row (negative
     counts from the end) is zero and gets no gradient, so it stays what it is. With
     ``scale_grad_by_freq`` a row's gradient is divided by how often its index occurs in
-    the batch. ``max_norm`` and ``sparse=True`` are not supported (NotImplementedError);
-    ``norm_type`` is kept for the repr. ``_weight`` (a tensor of shape
-    ``(num_embeddings, embedding_dim)``) and ``_freeze`` are PyTorch's private arguments
-    behind ``from_pretrained``.
+    the batch. With ``max_norm``, each call first scales the rows it reads whose
+    ``norm_type``-norm exceeds ``max_norm`` down to it, in place (PyTorch's
+    ``embedding_renorm_``). ``sparse=True`` is not supported (NotImplementedError).
+    ``_weight`` (a tensor of shape ``(num_embeddings, embedding_dim)``) and ``_freeze`` are
+    PyTorch's private arguments behind ``from_pretrained``.
 
     Shape:
         input ``(*)`` int64 or int32 -> output ``(*, embedding_dim)``.
@@ -39,7 +40,7 @@ class Embedding(Module):
                  _weight: Tensor | None = None, _freeze: bool = False, device=None,
                  dtype=None) -> None:
         super().__init__()
-        embedding_ops.check_supported(max_norm, sparse)
+        embedding_ops.check_supported(sparse)
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.padding_idx = embedding_ops.padding_row(padding_idx, num_embeddings)

@@ -5,6 +5,7 @@ is a batch of equal bags, a 1-D input needs ``offsets``."""
 from __future__ import annotations
 
 from ..autograd import no_grad
+from ..embedding_renorm import embedding_renorm_
 from ..factories import arange, empty
 from ..ops import embedding as embedding_ops
 from ..ops import embedding_bag as bag_ops
@@ -41,7 +42,7 @@ def _check_arguments(input: Tensor, weight: Tensor, offsets, mode: str, per_samp
         raise ValueError("max mode does not support scaling the gradient by the frequency")
     if mode == "max" and sparse:
         raise ValueError("max mode does not support sparse weights")
-    embedding_ops.check_supported(max_norm, sparse)
+    embedding_ops.check_supported(sparse)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
                                   f"per_sample_weights is only supported for mode='sum' (got "
@@ -75,7 +76,7 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
 
     Raises:
         ValueError, NotImplementedError and RuntimeError as PyTorch (see the checks);
-        NotImplementedError for ``max_norm`` and ``sparse=True`` (not supported).
+        NotImplementedError for ``sparse=True`` (not supported).
     """
     _check_arguments(input, weight, offsets, mode, per_sample_weights, scale_grad_by_freq,
                      sparse, max_norm)
@@ -86,6 +87,9 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
         input = input.reshape(-1)
         if per_sample_weights is not None:
             per_sample_weights = per_sample_weights.reshape(-1)
+    if max_norm is not None:
+        with no_grad():
+            embedding_renorm_(weight, input, max_norm, norm_type)
     op = bag_ops.EmbeddingBag(mode=mode, scale_grad_by_freq=scale_grad_by_freq,
                               include_last_offset=include_last_offset,
                               padding_idx=_padding_row(padding_idx, weight.shape[0]))
@@ -111,7 +115,7 @@ class EmbeddingBag(Module):
                  include_last_offset: bool = False, padding_idx: int | None = None,
                  device=None, dtype=None) -> None:
         super().__init__()
-        embedding_ops.check_supported(max_norm, sparse)
+        embedding_ops.check_supported(sparse)
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq = scale_grad_by_freq

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from .. import functions
 from ..autocasting import autocast_op
+from ..autograd import no_grad
 from ..caller_warnings import warn_at_caller
+from ..embedding_renorm import embedding_renorm_
 from ..errors import MetaDataError
 from ..factories import rand
 from ..ops import activations, avg_pooling, elementwise, layout, linalg, pooling
@@ -352,7 +354,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
 
     ``padding_idx`` (negative counts from the end) names a row whose gradient stays zero;
     ``scale_grad_by_freq`` divides each row's gradient by how often its index occurs in
-    ``input``. ``max_norm`` and ``sparse=True`` are not supported.
+    ``input``. With ``max_norm``, the rows ``input`` names whose ``norm_type``-norm exceeds
+    it are first scaled down to it, in place (``embedding_renorm_``). ``sparse=True`` is
+    not supported.
 
     Shape:
         input ``(*)`` int64 or int32, weight ``(num_embeddings, embedding_dim)`` ->
@@ -362,10 +366,13 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         AssertionError: ``padding_idx`` outside ``[-num_embeddings, num_embeddings)``
             (PyTorch's type). RuntimeError: indices that are not int64 or int32.
         IndexError: an index outside ``[0, num_embeddings)`` (not checked on meta).
-        NotImplementedError: ``max_norm`` or ``sparse=True``.
+        NotImplementedError: ``sparse=True``.
     """
-    embedding_ops.check_supported(max_norm, sparse)
+    embedding_ops.check_supported(sparse)
     padding_idx = embedding_ops.padding_row(padding_idx, _embedding_rows(weight))
+    if max_norm is not None:
+        with no_grad():
+            embedding_renorm_(weight, input, max_norm, norm_type)
     return embedding_ops.Embedding(padding_idx=padding_idx,
                                    scale_grad_by_freq=scale_grad_by_freq)(weight, input)
 

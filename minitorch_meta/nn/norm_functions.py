@@ -22,7 +22,7 @@ from ..ops import rms_norm as rms_norm_ops
 from ..ops.norm_parameter_dtypes import check_parameter_dtypes
 from ..ops.shapes import fmt, int_tuple_argument
 from ..tensor import Tensor
-from .batchnorm import check_channels, normalise_with_running_stats
+from .batchnorm import check_channels, check_running_pair, normalise_with_running_stats
 from .resize_functions import pad
 
 
@@ -82,7 +82,8 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
         input's shape.
 
     Raises:
-        ValueError: with ``use_input_stats``, one position per channel (no variance).
+        ValueError: with ``use_input_stats``, one position per channel (no variance), or only
+            one of ``running_mean``/``running_var``.
         RuntimeError: ``use_input_stats=False`` without running statistics.
         ShapeError: an input of fewer than 2 dimensions, or a per-channel tensor whose size
             is not the number of channels.
@@ -103,6 +104,8 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
                    ("running_var", running_var))
     for name, values in per_channel:
         check_channels("instance_norm", name, values, shape[1], shape)
+    if use_input_stats:
+        check_running_pair(running_mean, running_var)
     # PyTorch runs batch norm, whose CPU kernel takes float32 per-channel tensors beside a
     # float16 input: computed in float32, answered in float16
     answer_dtype = input.dtype

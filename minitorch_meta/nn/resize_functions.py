@@ -45,29 +45,34 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
 
 
 _INTERPOLATING = "linear | bilinear | bicubic | trilinear"
-_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+_ALL_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 #: the input rank each of our modes needs
-_RANK = {"nearest": (3, 4), "nearest-exact": (3, 4), "linear": (3,), "bilinear": (4,)}
+_RANK = {"nearest": (3, 4, 5), "nearest-exact": (3, 4, 5), "area": (3, 4, 5), "linear": (3,),
+         "bilinear": (4,), "bicubic": (4,), "trilinear": (5,)}
+_LINEAR = ("linear", "bilinear", "trilinear")
 
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
                 antialias: bool = False) -> Tensor:
     """Resize the spatial dims of ``input`` to ``size``, or by ``scale_factor`` (one
-    number or one per dim), with ``mode`` ``nearest``, ``nearest-exact``, ``linear`` (3-D
-    input) or ``bilinear`` (4-D input).
+    number or one per dim), with ``mode`` ``nearest``, ``nearest-exact``, ``area``
+    (``adaptive_avg_pool`` to the new size), ``linear`` (3-D input), ``bilinear`` or
+    ``bicubic`` (4-D input; ``antialias=True`` filters them over every input under an
+    output when shrinking, as Pillow does) or ``trilinear`` (5-D input).
 
     With ``scale_factor``, each size is ``floor(in * scale_factor)`` and the interpolation
     uses ``1 / scale_factor`` as its step, unless ``recompute_scale_factor=True``, which
-    uses ``in / out`` (what ``size`` gives). ``align_corners`` (linear modes only) maps the
-    corner pixels' centres onto each other.
+    uses ``in / out`` (what ``size`` gives). ``align_corners`` (the interpolating modes
+    only) maps the corner pixels' centres onto each other.
 
     Shape:
-        ``(N, C, W)`` -> ``(N, C, W_out)`` or ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``.
+        ``(N, C, W)`` -> ``(N, C, W_out)``, ``(N, C, H, W)`` -> ``(N, C, H_out, W_out)``
+        or ``(N, C, D, H, W)`` -> ``(N, C, D_out, H_out, W_out)``.
 
     Raises:
         ValueError and TypeError for arguments that do not fit (PyTorch's);
-        NotImplementedError for other modes, ranks, or ``antialias=True``.
+        NotImplementedError for other modes or ranks.
     """
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -82,10 +87,23 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias and not (mode in ("bilinear", "bicubic") and len(shape) == 4):
         raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and "
                          "requires a 4-D tensor as input")
-    _check_mode(mode, len(shape), antialias)
-    return upsampling.Upsample(mode="linear" if mode == "bilinear" else mode, size=sizes,
+    _check_mode(mode, len(shape))
+    if mode == "area":  # PyTorch's definition: the mean over each output's adaptive window
+        return _area(input, upsampling.output_sizes(shape[2:], sizes, scales))
+    op_mode = "linear" if mode in _LINEAR else "cubic" if mode == "bicubic" else mode
+    return upsampling.Upsample(mode=op_mode, size=sizes,
                                scale_factor=scales, align_corners=bool(align_corners),
-                               recompute_scale_factor=recompute_scale_factor)(input)
+                               recompute_scale_factor=recompute_scale_factor,
+                               antialias=bool(antialias))(input)
+
+
+def _area(input: Tensor, sizes: tuple) -> Tensor:
+    """``mode='area'``: ``adaptive_avg_pool1d/2d/3d`` to ``sizes``, as PyTorch defines it."""
+    from . import functional  # imported here: functional imports this module
+
+    pool = {1: functional.adaptive_avg_pool1d, 2: functional.adaptive_avg_pool2d,
+            3: functional.adaptive_avg_pool3d}[len(sizes)]
+    return pool(input, sizes)
 
 
 def _size_or_scales(shape, size, scale_factor) -> tuple:
@@ -124,24 +142,17 @@ def _size_or_scales(shape, size, scale_factor) -> tuple:
     return None, tuple(float(s) for s in scale_factor)
 
 
-def _check_mode(mode: str, ndim: int, antialias: bool) -> None:
+def _check_mode(mode: str, ndim: int) -> None:
     if mode in _RANK:
         if ndim in _RANK[mode]:
-            if antialias:
-                raise NotImplementedError("interpolate: antialias=True is not supported "
-                                          "(minitorch_meta); resize without it")
             return
-        if mode in ("linear", "bilinear") and ndim in (3, 4, 5):
+        if mode in _LINEAR and ndim in (3, 4, 5):
             raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs "
                                       f"{_RANK[mode][0]}D input")
-        if ndim == 5:
-            raise NotImplementedError(f"interpolate: 5-D inputs (3 spatial dims) are not "
-                                      f"supported by minitorch_meta; mode '{mode}' takes 3-D "
-                                      f"(N, C, W) or 4-D (N, C, H, W) inputs here")
-    elif mode in ("bicubic", "trilinear", "area", "lanczos") and ndim in (3, 4, 5):
+    elif mode == "lanczos" and ndim in (3, 4, 5):
         raise NotImplementedError(f"interpolate: mode '{mode}' is not supported by "
-                                  f"minitorch_meta (supported: nearest, nearest-exact, linear, "
-                                  f"bilinear)")
+                                  f"minitorch_meta (supported: nearest, nearest-exact, area, "
+                                  f"linear, bilinear, bicubic, trilinear)")
     raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got "
                               f"{ndim}D) for the modes: {_ALL_MODES} (got {mode})")
 

@@ -107,12 +107,9 @@ class Embedding(Function):
         return backend.reshape(backend.getitem(counts, flat), (flat.size, 1))
 
 
-def check_supported(max_norm, sparse: bool) -> None:
-    """Refuse what minitorch_meta's embedding lacks, saying what to do instead."""
-    if max_norm is not None:
-        raise NotImplementedError("embedding: max_norm is not supported by minitorch_meta (it "
-                                  "renormalises the weight's rows in place); leave it None, or "
-                                  "clip the rows yourself under no_grad()")
+def check_supported(sparse: bool) -> None:
+    """Refuse what minitorch_meta's embedding lacks (sparse gradients), saying what to do
+    instead."""
     if sparse:
         raise NotImplementedError("embedding: sparse=True is not supported: minitorch_meta has "
                                   "no sparse tensors, so the weight's gradient is dense; use "

@@ -1,16 +1,18 @@
-"""Resizing the last 1 or 2 dims: ``nearest``, ``nearest-exact`` and ``linear``/``bilinear``
-interpolation (``F.interpolate``), with PyTorch's source-index formulas.
+"""Resizing the last 1, 2 or 3 dims: ``nearest``, ``nearest-exact``,
+``linear``/``bilinear``/``trilinear`` and ``bicubic`` interpolation (``F.interpolate``),
+with PyTorch's source-index formulas.
 
 For each resized axis the op computes, from sizes alone, which input positions each output
 position reads and with what weights, as small arrays of the output's length, in the
 input's float dtype as PyTorch's CPU kernels compute them. A nearest mode whose every axis
 grows by a whole number ``s`` with an exact step reads ``o // s``: the output is one
 broadcast write and the gradient a sum of the ``s`` copies (in output order); other nearest
-cases are one gather. Linear modes are separable: the width is interpolated first, then
-the height, each as a product with a small (out, in) matrix holding the two weights of
-every row (BLAS; backward the transposed product), or, for a long axis or non-finite data,
-as two weighted taps gathered in PyTorch's order of operations, whose backward adds the
-weighted gradient back through the same indices (``index_add``, a scatter-add).
+cases are one gather. Linear and cubic modes are separable: the width is interpolated
+first, then the height, then the depth, each as a product with a small (out, in) matrix
+holding the two (cubic: four) weights of every row (BLAS; backward the transposed
+product), or, for a long axis or non-finite data, as the weighted taps gathered in
+PyTorch's order of operations, whose backward adds the weighted gradient back through the
+same indices (``index_add``, a scatter-add).
 """
 
 from __future__ import annotations
@@ -19,12 +21,16 @@ import itertools
 import math
 
 from .. import dtypes
+from .antialias_taps import antialias_taps
 from .avg_pooling import _require_dtype
 from .function import Function
+from .grid_taps import A as CUBIC_A
 from .linear_gradient import linear_backward_graph
 
-_AXIS_NAMES = ("H", "W")
-_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact", "linear": "Linear"}
+_AXIS_NAMES = ("D", "H", "W")
+_NAMES = {"nearest": "Nearest", "nearest-exact": "NearestExact"}
+_LINEAR_KERNELS = {1: "linear", 2: "bilinear", 3: "trilinear"}
+_NEAREST = ("nearest", "nearest-exact")
 
 
 def output_sizes(in_sizes, size, scale_factor) -> tuple:
@@ -47,16 +53,19 @@ def output_sizes(in_sizes, size, scale_factor) -> tuple:
 
 
 class Upsample(Function):
-    """``input`` resized along its last ``k`` dims (1 or 2) to ``size``, or by
+    """``input`` resized along its last ``k`` dims (1, 2 or 3) to ``size``, or by
     ``scale_factor``.
 
     ``mode``: ``nearest`` reads input ``floor(o * scale)``; ``nearest-exact`` reads
-    ``floor((o + 0.5) * scale)``; ``linear`` (``bilinear`` for 2 dims) weighs the two
-    inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around ``o * (in - 1) /
-    (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor`` when a scale
-    factor is given and ``recompute_scale_factor`` is not True, else ``in / out``; an axis
-    whose size does not change reads each input with weight 1 and its neighbour with weight
-    0, as in PyTorch (a copy of finite values; an inf there gives NaN).
+    ``floor((o + 0.5) * scale)``; ``linear`` (``bilinear``, ``trilinear`` for 2, 3 dims)
+    weighs the two inputs around ``(o + 0.5) * scale - 0.5`` (clamped at 0), or around
+    ``o * (in - 1) / (out - 1)`` with ``align_corners``. ``scale`` is ``1 / scale_factor``
+    when a scale factor is given and ``recompute_scale_factor`` is not True, else
+    ``in / out``; an axis whose size does not change reads each input with weight 1 and its
+    neighbour with weight 0, as in PyTorch (a copy of finite values; an inf there gives NaN).
+    ``cubic`` (``bicubic``, 2 dims) weighs the four inputs around the same source index
+    (not clamped at 0; the taps clamped into the axis) by cubic convolution. ``antialias``
+    (linear and cubic, 2 dims) takes its taps from ``antialias_taps.py``.
 
     Shape:
         ``(N, C, *in_sizes)`` -> ``(N, C, *out_sizes)``; dtype kept (float32, float64, and
@@ -70,13 +79,14 @@ class Upsample(Function):
     op_name = "interpolate"
     mode, size, scale_factor, align_corners, recompute_scale_factor = (
         "nearest", None, None, False, None)
+    antialias = False
     repeats = None  # set by a forward that takes the whole-number-scale path
 
     @property
     def backward_name(self):
         k = len(self.input_specs[0][0]) - 2  # input_specs outlive backward; self.k does not
-        kind = "Bilinear" if self.mode == "linear" and k == 2 else _NAMES[self.mode]
-        return f"Upsample{kind}{k}DBackward0"
+        kind = _NAMES.get(self.mode) or self._kernel(k).capitalize()
+        return f"Upsample{kind}{k}D{'Aa' if self.antialias else ''}Backward0"
 
     def infer(self, x):
         shape, dtype = tuple(x._data.shape), x._dtype
@@ -84,7 +94,7 @@ class Upsample(Function):
         in_sizes = shape[2:]
         out_sizes = output_sizes(in_sizes, self.size, self.scale_factor)
         if min(in_sizes + out_sizes) <= 0:
-            names = _AXIS_NAMES[2 - k:]
+            names = _AXIS_NAMES[3 - k:]
             given = ", ".join(f"{n}: {s}" for n, s in zip(names, in_sizes))
             got = ", ".join(f"{n}: {s}" for n, s in zip(names, out_sizes))
             joint = " and output" if k == 1 else " output"
@@ -93,7 +103,7 @@ class Upsample(Function):
         if shape[1] == 0:
             raise RuntimeError(f"Non-empty {len(shape)}D data tensor expected but got a tensor "
                                f"with sizes {list(shape)}")
-        kernel = "nearest" if self.mode != "linear" else ("linear" if k == 1 else "bilinear")
+        kernel = self._kernel(k)
         allowed = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
         if kernel == "nearest":
             allowed += (dtypes.uint8,)
@@ -114,11 +124,12 @@ class Upsample(Function):
         math_dtype = self.out_dtype if self.out_dtype.is_floating_point else dtypes.float32
         taps = [self._taps(backend, n_in, n_out, scale, math_dtype)
                 for n_in, n_out, scale in zip(x.shape[2:], self.out_sizes, self.scales)]
-        if self.mode != "linear":
+        if self.mode in _NEAREST:
             if self.recording:
                 self.taps = taps
             return backend.getitem(x, self._nearest_index(backend, taps))
-        plan = _linear_plan(backend, x, taps, x.shape[2:], self.out_sizes, math_dtype)
+        plan = _linear_plan(backend, x, taps, x.shape[2:], self.out_sizes, math_dtype,
+                            same_is_copy=self.mode == "linear" or self.antialias)
         if self.recording:
             self.taps, self.plan = taps, plan
         y = x
@@ -130,7 +141,7 @@ class Upsample(Function):
         shape, dtype = self.input_specs[0]
         if self.repeats is not None:
             return (_repeat_backward(backend, gy, self.repeats, tuple(shape)),)
-        if self.mode != "linear":
+        if self.mode in _NEAREST:
             index = self._nearest_index(backend, self.taps)
             return (backend.index_add(tuple(shape), index, gy, dtype),)
         # The plan's matrices and copies serve a finite gradient only (see ``_linear_plan``).
@@ -160,7 +171,7 @@ class Upsample(Function):
         is at least ``0.5 / s`` from an integer, far more than the rounding below 2**20
         outputs.
         """
-        if self.mode == "linear":
+        if self.mode not in _NEAREST:
             return None
         math_dtype = self.out_dtype if self.out_dtype.is_floating_point else dtypes.float32
         real = math_dtype.numpy.type
@@ -178,6 +189,12 @@ class Upsample(Function):
             repeats.append(s)
         return tuple(repeats)
 
+    def _kernel(self, k: int) -> str:
+        """PyTorch's kernel name for this mode and rank (its dtype errors name it)."""
+        if self.mode in _NEAREST:
+            return "nearest"
+        return "bicubic" if self.mode == "cubic" else _LINEAR_KERNELS[k]
+
     def _nearest_index(self, backend, taps) -> tuple:
         """One index array per axis, shaped to broadcast: ``x[index]`` is the output."""
         index = [Ellipsis]
@@ -187,9 +204,18 @@ class Upsample(Function):
 
     # -- the source-index formulas ----------------------------------------------------
     def _taps(self, backend, n_in: int, n_out: int, scale, math_dtype) -> tuple:
-        """``(positions,)`` for the nearest modes, ``(i0, i1, w0, w1)`` for linear."""
+        """``(positions,)`` for the nearest modes, ``((i0, i1), (w0, w1))`` for linear,
+        four positions and weights for cubic."""
+        if self.antialias:
+            if n_in == n_out:  # PyTorch's anti-aliased kernels skip such an axis
+                return ((backend.arange(0, n_out, 1, dtypes.int64),),
+                        (backend.full((n_out,), 1, math_dtype),))
+            return antialias_taps(backend, n_in, n_out, scale, self.align_corners,
+                                  self.mode == "cubic", math_dtype)
         if self.mode == "linear":
             return _linear_taps(backend, n_in, n_out, scale, self.align_corners, math_dtype)
+        if self.mode == "cubic":
+            return _cubic_taps(backend, n_in, n_out, scale, self.align_corners, math_dtype)
         if self.mode == "nearest" and self.k == 2 and n_out in (n_in, 2 * n_in):
             # PyTorch's 2-D nearest kernel copies or halves exactly for these sizes,
             # whatever the scale factor (1.1 on 4 pixels gives 4, read one to one)
@@ -227,8 +253,8 @@ def _linear_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, mat
     """The two input positions around each output's source index and their weights."""
     if n_in == n_out:  # PyTorch copies such an axis, whatever the scale factor says
         i0 = backend.arange(0, n_out, 1, dtypes.int64)
-        return (i0, i0, backend.full((n_out,), 1, math_dtype),
-                backend.full((n_out,), 0, math_dtype))
+        return ((i0, i0), (backend.full((n_out,), 1, math_dtype),
+                           backend.full((n_out,), 0, math_dtype)))
     real = math_dtype.numpy.type
     src = backend.arange(0, n_out, 1, math_dtype)
     if align_corners:
@@ -244,33 +270,74 @@ def _linear_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, mat
     w1 = backend.binary("minimum", backend.binary("maximum", w1, real(0)), real(1))
     w0 = backend.binary("add", backend.unary("neg", w1), real(1))
     step = backend.astype(backend.binary("lt", i0, n_in - 1), dtypes.int64)
-    return i0, backend.binary("add", i0, step), w0, w1
+    return (i0, backend.binary("add", i0, step)), (w0, w1)
+
+
+def _cubic_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, math_dtype):
+    """The four input positions around each output's source index (clamped into the
+    axis) and their cubic-convolution weights (``A = -0.75``), by PyTorch's formulas: the
+    source index is not clamped at 0, its floor is clamped at ``n_in - 1`` and the
+    fraction into ``[0, 1]``."""
+    real = math_dtype.numpy.type
+    src = backend.arange(0, n_out, 1, math_dtype)
+    if align_corners:
+        ratio = real(n_in - 1) / real(n_out - 1) if n_out > 1 else real(0)
+        src = backend.binary("mul", src, ratio)
+    else:
+        ratio = _ratio(n_in, n_out, scale, math_dtype)
+        src = backend.binary("sub", backend.binary("mul", backend.binary("add", src, real(0.5)),
+                                                   ratio), real(0.5))
+    floor = backend.binary("minimum", backend.unary("floor", src), real(n_in - 1))
+    t = backend.binary("sub", src, floor)
+    t = backend.binary("minimum", backend.binary("maximum", t, real(0)), real(1))
+    start = backend.astype(floor, dtypes.int64)
+    positions = tuple(backend.binary("minimum", backend.binary("maximum", backend.binary(
+        "add", start, j - 1), 0), n_in - 1) for j in range(4))
+    one_minus_t = backend.binary("sub", real(1), t)
+    weights = (_cubic_far(backend, backend.binary("add", t, real(1)), real),
+               _cubic_near(backend, t, real), _cubic_near(backend, one_minus_t, real),
+               _cubic_far(backend, backend.binary("add", one_minus_t, real(1)), real))
+    return positions, weights
+
+
+def _cubic_near(backend, x, real):
+    """Cubic convolution for a tap within 1 of the source: ``((A + 2) x - (A + 3)) x x + 1``."""
+    inner = backend.binary("sub", backend.binary("mul", x, real(CUBIC_A + 2)), real(CUBIC_A + 3))
+    return backend.binary("add", backend.binary("mul", backend.binary("mul", inner, x), x),
+                          real(1))
+
+
+def _cubic_far(backend, x, real):
+    """Cubic convolution for a tap 1 to 2 from the source: ``((A x - 5A) x + 8A) x - 4A``."""
+    a = backend.binary("sub", backend.binary("mul", x, real(CUBIC_A)), real(5 * CUBIC_A))
+    a = backend.binary("add", backend.binary("mul", a, x), real(8 * CUBIC_A))
+    return backend.binary("sub", backend.binary("mul", a, x), real(4 * CUBIC_A))
 
 
 def _interpolate_axis(backend, x, taps, behind: int):
-    """``w0 * x[i0] + w1 * x[i1]`` along the axis ``behind`` places from the end (the
-    weights are in ``x``'s dtype: linear modes take float inputs only)."""
-    i0, i1, w0, w1 = taps
+    """``w0 * x[i0] + w1 * x[i1] + ...`` along the axis ``behind`` places from the end (the
+    weights are in ``x``'s dtype: the interpolating modes take float inputs only)."""
     tail = (slice(None),) * (behind - 1)
     shape = (-1,) + (1,) * (behind - 1)
-    first = backend.binary("mul", backend.reshape(w0, shape),
-                           backend.getitem(x, (Ellipsis, i0) + tail))
-    second = backend.binary("mul", backend.reshape(w1, shape),
-                            backend.getitem(x, (Ellipsis, i1) + tail))
-    return backend.binary("add", first, second)
+    total = None
+    for index, weight in zip(*taps):
+        term = backend.binary("mul", backend.reshape(weight, shape),
+                              backend.getitem(x, (Ellipsis, index) + tail))
+        total = term if total is None else backend.binary("add", total, term)
+    return total
 
 
 def _spread_axis(backend, g, taps, behind: int, target: tuple, dtype):
     """The transpose of ``_interpolate_axis``: each tap's weighted gradient added back into
     the input positions it read (a scatter-add)."""
-    i0, i1, w0, w1 = taps
     tail = (slice(None),) * (behind - 1)
     shape = (-1,) + (1,) * (behind - 1)
-    out = backend.index_add(target, (Ellipsis, i0) + tail,
-                            backend.binary("mul", g, backend.reshape(w0, shape)), dtype)
-    return backend.binary("add", out, backend.index_add(
-        target, (Ellipsis, i1) + tail, backend.binary("mul", g, backend.reshape(w1, shape)),
-        dtype))
+    total = None
+    for index, weight in zip(*taps):
+        part = backend.index_add(target, (Ellipsis, index) + tail,
+                                 backend.binary("mul", g, backend.reshape(weight, shape)), dtype)
+        total = part if total is None else backend.binary("add", total, part)
+    return total
 
 
 # -- whole-number scales: a broadcast write and a sum ----------------------------------------
@@ -325,20 +392,22 @@ def _all_finite(backend, a) -> bool:
 _SAME = "same"
 
 
-def _linear_plan(backend, x, taps, in_sizes, out_sizes, math_dtype) -> list:
-    """How to interpolate each axis: ``_SAME`` (its size is kept: the taps give ``x``
-    itself), its (out, in) interpolation matrix (two weights per row), or None for the
-    two-tap gathers (an axis over ``MATMUL_MAX_INPUTS`` or ``MATMUL_MAX_OUTPUTS``).
+def _linear_plan(backend, x, taps, in_sizes, out_sizes, math_dtype, same_is_copy: bool) -> list:
+    """How to interpolate each axis: ``_SAME`` (its size is kept and ``same_is_copy``, as
+    for the linear modes: the taps give ``x`` itself), its (out, in) interpolation matrix
+    (two or four weights per row), or None for the gathers of the taps (an axis over
+    ``MATMUL_MAX_INPUTS`` or ``MATMUL_MAX_OUTPUTS``).
 
     All axes take the gathers when ``x`` is not finite: ``0 * inf`` is NaN, which the taps
     put only where an output reads the inf (as PyTorch's kernel does, even on an axis
     whose size is kept), while a matrix's zeros would spread it along the whole axis.
     """
-    small = [n_in == n_out or (n_in <= MATMUL_MAX_INPUTS and n_out <= MATMUL_MAX_OUTPUTS)
+    small = [(n_in == n_out and same_is_copy)
+             or (n_in <= MATMUL_MAX_INPUTS and n_out <= MATMUL_MAX_OUTPUTS)
              for n_in, n_out in zip(in_sizes, out_sizes)]
     if not any(small) or not _all_finite(backend, x):
         return [None] * len(taps)
-    return [None if not use else _SAME if n_in == n_out else
+    return [None if not use else _SAME if n_in == n_out and same_is_copy else
             _linear_map(backend, t, n_in, n_out, math_dtype)
             for t, n_in, n_out, use in zip(taps, in_sizes, out_sizes, small)]
 
@@ -353,12 +422,13 @@ def _resize_axis(backend, a, plan, taps, behind: int):
 
 
 def _linear_map(backend, taps, n_in: int, n_out: int, math_dtype):
-    """The (out, in) matrix whose row ``o`` holds ``w0`` at ``i0`` and ``w1`` at ``i1``."""
-    i0, i1, w0, w1 = taps
+    """The (out, in) matrix whose row ``o`` holds each tap's weight at its position."""
     rows = backend.arange(0, n_out, 1, dtypes.int64)
-    first = backend.index_add((n_out, n_in), (rows, i0), w0, math_dtype)
-    return backend.binary("add", first, backend.index_add((n_out, n_in), (rows, i1), w1,
-                                                          math_dtype))
+    matrix = None
+    for index, weight in zip(*taps):  # clamped taps may name one position twice: added
+        part = backend.index_add((n_out, n_in), (rows, index), weight, math_dtype)
+        matrix = part if matrix is None else backend.binary("add", matrix, part)
+    return matrix
 
 
 def _multiply_axis(backend, a, matrix, behind: int, transposed: bool):

@@ -146,9 +146,6 @@ def _indices_like(x, dtype=mt.int64, values=(0, 1)):
      "it must be in [-3, 2]"),
     (lambda x: mF.embedding(_indices_like(x), x[0], padding_idx=-4), AssertionError,
      "Padding_idx must be within num_embeddings: padding_idx=-4, but there are 3 embeddings"),
-    (lambda x: mF.embedding(_indices_like(x), x[0], max_norm=1.0), NotImplementedError,
-     "embedding: max_norm is not supported by minitorch_meta (it renormalises the weight's "
-     "rows in place); leave it None, or clip the rows yourself under no_grad()"),
     (lambda x: mF.embedding(_indices_like(x), x[0], sparse=True), NotImplementedError,
      "embedding: sparse=True is not supported: minitorch_meta has no sparse tensors, so the "
      "weight's gradient is dense; use sparse=False"),
@@ -229,8 +226,6 @@ def test_layer_construction_errors_are_torchs_assertion_errors(make, message):
 
 
 def test_layer_refuses_what_it_lacks():
-    with pytest.raises(NotImplementedError, match="max_norm is not supported"):
-        nn.Embedding(4, 2, max_norm=1.0)
     with pytest.raises(NotImplementedError, match="sparse=True is not supported"):
         nn.Embedding(4, 2, sparse=True)
 

@@ -162,11 +162,13 @@ def _i(*args, **kwargs):
      "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
      "as input"),
     (_i(5, mode="bicubic"), NotImplementedError,
-     "interpolate: mode 'bicubic' is not supported by minitorch_meta (supported: nearest, "
-     "nearest-exact, linear, bilinear)"),
+     "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest "
+     "| linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got bicubic)"),
+    (_i(5, mode="trilinear"), NotImplementedError, "Got 3D input, but trilinear mode needs 5D "
+                                                    "input"),
     (_i(5, mode="foo"), NotImplementedError,
      "Input Error: Only 3D, 4D and 5D input Tensors supported (got 3D) for the modes: nearest "
-     "| linear | bilinear | bicubic | trilinear | area | nearest-exact (got foo)"),
+     "| linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got foo)"),
     (_i(scale_factor=0.2), RuntimeError,
      "Input and output sizes should be greater than 0, but got input (W: 4) and output (W: 0)"),
     (_i(scale_factor=float("inf")), RuntimeError,
@@ -186,11 +188,9 @@ def test_errors_same_on_cpu_and_meta(call, error, message):
                                       "got input (H: 3, W: 4) output (H: 0, W: 5)"),
     ((1, 0, 3, 4), dict(scale_factor=2), "Non-empty 4D data tensor expected but got a tensor "
                                          "with sizes [1, 0, 3, 4]"),
-    ((1, 2, 3, 4), dict(size=5, mode="bilinear", antialias=True),
-     "interpolate: antialias=True is not supported (minitorch_meta); resize without it"),
-    ((1, 2, 3, 4, 5), dict(size=5), "interpolate: 5-D inputs (3 spatial dims) are not "
-                                    "supported by minitorch_meta; mode 'nearest' takes 3-D (N, "
-                                    "C, W) or 4-D (N, C, H, W) inputs here"),
+    ((1, 2, 3, 4, 5), dict(size=(1, 0, 2), mode="trilinear"),
+     "Input and output sizes should be greater than 0, but got input (D: 3, H: 4, W: 5) output "
+     "(D: 1, H: 0, W: 2)"),
 ])
 def test_more_errors_same_on_cpu_and_meta(shape, kwargs, message):
     error = RuntimeError if "sizes" in message or "Non-empty" in message else \
