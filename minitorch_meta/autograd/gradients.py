@@ -38,7 +38,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             warn_at_caller(_GRAD_CYCLE)
         leaves = _leaves_of_dual_outputs(tensors, roots)
         run(roots, bool(retain_graph), create_graph=create_graph)
-        _mark_for_forward_ad(tensors, [leaf.grad for leaf in leaves])
+        _mark_for_forward_ad(tensors, [leaf._grad for leaf in leaves])
         return
     inputs = _as_tuple(inputs, "inputs")
     if not inputs:
@@ -50,7 +50,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     for tensor, node in zip(inputs, nodes):
         if node in captured:
             accumulate(tensor, captured[node])
-    _mark_for_forward_ad(tensors, [tensor.grad for tensor in inputs])
+    _mark_for_forward_ad(tensors, [tensor._grad for tensor in inputs])
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
