@@ -33,6 +33,7 @@ from .ops.shapes import broadcasts_to, fmt, indexing_shape, normalize_dim, torch
 from .random import generator_for
 from .size import Size
 from .tensor_arguments import require_tensor
+from .tensor_grad import grad_property
 from .tensor_methods import TensorMethods
 from .versions import VersionCounter
 
@@ -55,8 +56,12 @@ class Tensor(TensorMethods):
     ``TensorMethods``, each a one-line call of the function of the same name.
     """
 
-    __slots__ = ("_data", "_backend", "_dtype", "requires_grad", "grad", "grad_fn",
+    # ``_grad`` backs the ``grad`` property: the library reads and writes the slot, so only
+    # a user's read of ``.grad`` pays for the non-leaf check (tensor_grad.py).
+    __slots__ = ("_data", "_backend", "_dtype", "requires_grad", "_grad", "grad_fn",
                  "_grad_accumulator", "_version_counter", "__weakref__")
+
+    grad = grad_property
 
     # -- construction ----------------------------------------------------------------
     def __init__(self, *args, **kwargs):
@@ -80,7 +85,7 @@ class Tensor(TensorMethods):
         t._backend = backend
         t._dtype = _DTYPE_OF_NUMPY.get(data.dtype) or dtypes.from_numpy(data.dtype)
         t.requires_grad = requires_grad
-        t.grad = None
+        t._grad = None
         t.grad_fn = grad_fn
         t._grad_accumulator = None
         t._version_counter = None  # made on first need (a view, a save for backward)
@@ -299,7 +304,8 @@ class Tensor(TensorMethods):
         new._backend, new._dtype = self._backend, self._dtype
         new.requires_grad, new.grad_fn, new._grad_accumulator = self.requires_grad, None, None
         new._version_counter = None  # its own storage
-        new.grad = copy.deepcopy(self.grad, memo) if self.grad is not None else None
+        grad = self._grad
+        new._grad = copy.deepcopy(grad, memo) if grad is not None else None
         return new
 
     def __reduce_ex__(self, protocol):
@@ -389,7 +395,8 @@ class Tensor(TensorMethods):
         def keep(grad):
             owner = tensor()
             if owner is not None:
-                owner.grad = grad.clone() if owner.grad is None else owner.grad + grad
+                kept = owner._grad
+                owner._grad = grad.clone() if kept is None else kept + grad
 
         keep.retains_grad = True  # how ``retains_grad`` recognises it
         self.register_hook(keep)

@@ -116,7 +116,7 @@ class GradScaler:
         with no_grad():
             for group in optimizer.param_groups:
                 for param in group["params"]:
-                    grad = param.grad
+                    grad = param._grad
                     if grad is None:
                         continue
                     if not allow_fp16 and grad.dtype is dtypes.float16:

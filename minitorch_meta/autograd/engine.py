@@ -63,7 +63,7 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
     """Add ``grad_array`` into ``tensor.grad`` (made on first use). ``owned``: nothing
     else holds ``grad_array``, so a new ``.grad`` may take it without a copy."""
     backend = tensor._backend
-    if tensor.grad is None:
+    if tensor._grad is None:
         # Otherwise the incoming array may be shared (an add hands the same gradient to
         # both inputs) or a view of a saved buffer: the tensor gets its own copy, so
         # in-place updates of one .grad never touch another.
@@ -71,9 +71,9 @@ def accumulate_into(tensor, grad_array, owned: bool = False) -> None:
             grad_array = _laid_out_as(tensor, grad_array)  # a copy, so owned
         elif not owned:
             grad_array = backend.copy(grad_array)
-        tensor.grad = tensor._wrap(grad_array)
+        tensor._grad = tensor._wrap(grad_array)
     else:
-        grad = tensor.grad
+        grad = tensor._grad
         summed = backend.binary("add", grad._data, grad_array)
         # PyTorch adds in place, so a .grad keeps its layout (NumPy's add follows the
         # operands' common order, C when they differ)
@@ -95,10 +95,10 @@ def accumulate_graph_into(tensor, grad) -> None:
     """Add the gradient tensor ``grad`` into ``tensor.grad`` with recorded ops
     (``create_graph=True``): the first is copied (the same gradient tensor may reach several
     leaves), later ones are added out of place, so ``.grad`` keeps its graph."""
-    if tensor.grad is None:
-        tensor.grad = grad.clone()
+    if tensor._grad is None:
+        tensor._grad = grad.clone()
     else:
-        tensor.grad = tensor.grad + grad
+        tensor._grad = tensor._grad + grad
     _run_post_accumulate_hooks(tensor)
 
 

@@ -45,7 +45,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             warn_at_caller(_GRAD_CYCLE)
         leaves = _leaves_of_dual_outputs(tensors, roots)
         run(roots, bool(retain_graph), create_graph=create_graph)
-        _mark_for_forward_ad(tensors, [leaf.grad for leaf in leaves])
+        _mark_for_forward_ad(tensors, [leaf._grad for leaf in leaves])
         return
     inputs = _as_tuple(inputs, "inputs", edges=True)
     if not inputs:
@@ -62,7 +62,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
             tensor = node.variable if isinstance(node, AccumulateGrad) else None
         if tensor is not None and node in captured:
             accumulate(tensor, captured[node])
-    _mark_for_forward_ad(tensors, [getattr(tensor, "grad", None) for tensor in inputs])
+    _mark_for_forward_ad(tensors, [getattr(tensor, "_grad", None) for tensor in inputs])
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

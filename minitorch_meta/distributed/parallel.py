@@ -132,21 +132,21 @@ class DistributedDataParallel(Module):
             self._flat_buffers[key] = flat
         flags = flat[total:]
         for index, (p, view) in enumerate(_views(flat, members)):
-            if p.grad is None:
+            if p._grad is None:
                 view[...] = 0
                 flags[index] = 0
             else:
-                view[...] = p.grad._data
+                view[...] = p._grad._data
                 flags[index] = 1
         all_reduce_array(current, flat, ReduceOp.AVG, cuda=members[0].is_cuda)
         used = backend.to_numpy(flags).tolist()
         for (p, view), flag in zip(_views(flat, members), used):
             if flag == 0:
                 continue  # no rank computed a gradient for it
-            if p.grad is None or tuple(p.grad.shape) != tuple(p.shape):
-                p.grad = p._wrap(backend.copy(view))
+            if p._grad is None or tuple(p._grad.shape) != tuple(p.shape):
+                p._grad = p._wrap(backend.copy(view))
             else:
-                p.grad._backend.setitem(p.grad._data, Ellipsis, view)
+                p._grad._backend.setitem(p._grad._data, Ellipsis, view)
 
 
 def _on_device(tensor):

@@ -437,13 +437,13 @@ class Module:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset every parameter's gradient (to None, or to zeros in place)."""
         for param in self.parameters():
-            if param.grad is None:
+            if param._grad is None:
                 continue
             if set_to_none:
-                param.grad = None
+                param._grad = None
             else:
                 with no_grad():
-                    param.grad.zero_()
+                    param._grad.zero_()
 
     # -- moves ---------------------------------------------------------------------------
     def _apply(self, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
@@ -460,8 +460,8 @@ class Module:
                 if param is None:
                     continue
                 param.data = fn(param)
-                if param.grad is not None:
-                    param.grad.data = fn(param.grad)
+                if param._grad is not None:
+                    param._grad.data = fn(param._grad)
             for name, buffer in self._buffers.items():
                 if buffer is not None:
                     self._buffers[name] = fn(buffer)

@@ -32,7 +32,7 @@ def descent_gradient(p: Tensor, group: dict, weight_decay: float) -> Tensor:
     ``weight_decay`` is L2 regularisation folded into the gradient (pass 0 when the optimizer
     decays the parameter itself, as AdamW does). ``p.grad`` is never modified.
     """
-    g = -p.grad if group["maximize"] else p.grad
+    g = -p._grad if group["maximize"] else p._grad
     if weight_decay != 0:
         g = g.add(p, alpha=weight_decay)
     return g

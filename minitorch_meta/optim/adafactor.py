@@ -76,13 +76,13 @@ class Adafactor(Optimizer):
         state = self.state[p]
         if not state:
             state["step"] = new_step()
-            if p.grad.dim() > 1:
-                row_shape, col_shape = list(p.grad.shape), list(p.grad.shape)
+            if p._grad.dim() > 1:
+                row_shape, col_shape = list(p._grad.shape), list(p._grad.shape)
                 row_shape[-1], col_shape[-2] = 1, 1
-                state["row_var"] = p.grad.new_zeros(row_shape)
-                state["col_var"] = p.grad.new_zeros(col_shape)
+                state["row_var"] = p._grad.new_zeros(row_shape)
+                state["col_var"] = p._grad.new_zeros(col_shape)
             else:
-                state["variance"] = zeros_like(p.grad)
+                state["variance"] = zeros_like(p._grad)
         return state
 
     def _update(self, p: Tensor, group: dict) -> None:

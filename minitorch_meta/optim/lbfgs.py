@@ -234,7 +234,7 @@ def _first_step_length(flat_grad: Tensor, lr: float) -> float:
 
 def _flat_grad(params: list) -> Tensor:
     """All gradients as one vector (zeros for a parameter without one)."""
-    return cat([p.grad.reshape(-1) if p.grad is not None else p.new_zeros(p.numel())
+    return cat([p._grad.reshape(-1) if p._grad is not None else p.new_zeros(p.numel())
                 for p in params])
 
 

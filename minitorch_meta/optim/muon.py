@@ -80,7 +80,7 @@ class Muon(Optimizer):
                                      f"parameter with size: {p.size()}")
 
     def _update(self, p: Tensor, group: dict) -> None:
-        g = p.grad
+        g = p._grad
         if g.dim() != 2:
             raise ValueError("Param gradient must be a 2D matrix")
         state = self.state[p]

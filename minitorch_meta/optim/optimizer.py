@@ -134,13 +134,13 @@ class Optimizer:
         """Reset the gradients of all parameters: to None (default), or to zeros in place."""
         for group in self.param_groups:
             for p in group["params"]:
-                if p.grad is None:
+                if p._grad is None:
                     continue
                 if set_to_none:
-                    p.grad = None
+                    p._grad = None
                 else:
-                    p.grad.detach_()
-                    p.grad.zero_()
+                    p._grad.detach_()
+                    p._grad.zero_()
 
     @_counts_calls
     def step(self, closure: Callable | None = None):
@@ -149,7 +149,7 @@ class Optimizer:
         with no_grad():
             for group in self.param_groups:
                 for p in group["params"]:
-                    if p.grad is not None:
+                    if p._grad is not None:
                         self._update(p, group)
         return loss
 

@@ -138,15 +138,15 @@ class _on_meta:  # noqa: N801 - a context manager
         self.saved = []
         tensors = list(self.model.parameters()) + [b for b in self.model.buffers()]
         for t in {id(t): t for t in tensors}.values():
-            self.saved.append((t, t.data, t.grad))
+            self.saved.append((t, t.data, t._grad))
             t.data = empty(tuple(t.shape), dtype=t.dtype, device="meta")
-            t.grad = None
+            t._grad = None
         return self
 
     def __exit__(self, *exc_info):
         for t, data, grad in self.saved:
             t.data = data
-            t.grad = grad
+            t._grad = grad
 
 
 def _has_uninitialized_parameters(model) -> bool:
@@ -167,7 +167,7 @@ def _meta_copy(model):
             # A lazy parameter materialises on its placeholder's device: make that meta too.
             shape = (0,) if is_lazy(t) else tuple(t.shape)
             twin.data = empty(shape, dtype=t.dtype, device="meta")
-            twin.grad = None
+            twin._grad = None
             memo[id(t)] = twin
     return copy.deepcopy(model, memo)
 

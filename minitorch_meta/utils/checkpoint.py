@@ -211,7 +211,7 @@ class CheckpointFunction(Function):
             raise RuntimeError("none of output has requires_grad=True, this checkpoint() is "
                                "not necessary")
         backward([o for o, _ in pairs], [g for _, g in pairs])
-        return (None, None) + tuple(x.grad if _is_tensor(x) else None for x in inputs)
+        return (None, None) + tuple(x._grad if _is_tensor(x) else None for x in inputs)
 
 
 def _differentiable(outputs, grads) -> list:

@@ -58,7 +58,7 @@ def clip_grads_with_norm_(parameters: TensorOrTensors, max_norm: float, total_no
     The product is taken even when the coefficient is 1 (PyTorch's choice: testing it would
     wait for the device), so the gradients are always rewritten.
     """
-    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    grads = [p._grad for p in _as_list(parameters) if p._grad is not None]
     if not grads:
         return
     clip_coef = float(max_norm) / (total_norm + 1e-6)
@@ -83,7 +83,7 @@ def clip_grad_norm_(parameters: TensorOrTensors, max_norm: float, norm_type: flo
     parameters = _as_list(parameters)
     if is_generator and not parameters:
         warn_at_caller("`parameters` is an empty generator, no gradient clipping will occur.")
-    grads = [p.grad for p in parameters if p.grad is not None]
+    grads = [p._grad for p in parameters if p._grad is not None]
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
     return total_norm
@@ -95,5 +95,5 @@ def clip_grad_value_(parameters: TensorOrTensors, clip_value: float,
     """Clamp every gradient of ``parameters`` in place to ``[-clip_value, clip_value]``."""
     clip_value = float(clip_value)
     for p in _as_list(parameters):
-        if p.grad is not None:
-            p.grad.clamp_(min=-clip_value, max=clip_value)
+        if p._grad is not None:
+            p._grad.clamp_(min=-clip_value, max=clip_value)
