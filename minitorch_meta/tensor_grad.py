@@ -32,7 +32,34 @@ def _get_grad(self):
 
 
 def _set_grad(self, grad) -> None:
+    """``t.grad = g``: None, or a tensor of ``t``'s size, dtype and device type (PyTorch's
+    checks and errors; the library writes ``_grad`` itself)."""
+    if grad is not None:
+        _check_assigned_grad(self, grad)
     self._grad = grad
+
+
+def _check_assigned_grad(self, grad) -> None:
+    from .tensor import Tensor  # (tensor.py imports this module)
+
+    if not isinstance(grad, Tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{type(grad).__name__}")
+    if grad is self:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if grad.dtype != self.dtype:
+        raise RuntimeError(f"attempting to assign a gradient with dtype '{grad.dtype}' to a "
+                           f"tensor with dtype '{self.dtype}': the gradient must have the "
+                           "tensor's dtype (convert it with .to(tensor.dtype))")
+    if grad.device.type != self.device.type:
+        raise RuntimeError(f"attempting to assign a gradient with device type "
+                           f"'{grad.device.type}' to a tensor with device type "
+                           f"'{self.device.type}'. Please ensure that the gradient and the "
+                           "tensor are on the same device")
+    if tuple(grad.shape) != tuple(self.shape):
+        raise RuntimeError(f"attempting to assign a gradient of size '{list(grad.shape)}' to a "
+                           f"tensor of size '{list(self.shape)}'. Please ensure that the "
+                           "gradient and the tensor are the same size")
 
 
 def _delete_grad(self) -> None:

@@ -239,3 +239,21 @@ def test_reentrant_checkpoint_reads_no_grad_through_the_property(grad_property_f
         warnings.simplefilter("error")
         checkpoint(layer, x, use_reentrant=True).sum().backward()
     assert x._grad is not None and layer.weight._grad is not None
+
+
+@pytest.mark.parametrize("value", [
+    lambda t, x: 3, lambda t, x: x, lambda t, x: t.ones(3),
+    lambda t, x: t.ones(2, dtype=t.float64), lambda t, x: t.ones(2, device="meta"),
+    lambda t, x: t.ones(1, 2), lambda t, x: None, lambda t, x: t.zeros(2),
+], ids=["int", "itself", "size", "dtype", "device", "rank", "None", "fits"])
+def test_assigning_grad_checks_what_pytorch_checks(torch_ref, value):
+    """``x.grad = g`` refuses what PyTorch refuses, with the same exception type."""
+    outcomes = []
+    for framework in (mt, torch_ref):
+        x = framework.ones(2, requires_grad=True)
+        try:
+            x.grad = value(framework, x)
+            outcomes.append("ok")
+        except (TypeError, RuntimeError) as error:
+            outcomes.append(type(error).__name__)
+    assert outcomes[0] == outcomes[1]

@@ -302,7 +302,7 @@ def test_bad_hyper_parameters():
         F.glu(x, 1.5)
     for call, message in (
             (lambda: F.hardshrink(x, "a"), r"hardshrink\(\): argument 'lambd' \(position 2\)"),
-            (lambda: F.softshrink(x, mt.ones(())), r"softshrink\(\): argument 'lambd' "),
+            (lambda: F.softshrink(x, mt.ones(1)), r"softshrink\(\): argument 'lambd' "),
             (lambda: F.threshold(x, "a", 1), r"threshold\(\): argument 'threshold' "),
             (lambda: F.threshold(x, 1, None), r"threshold\(\): argument 'value' \(position 3\)"),
             (lambda: F.celu(x, "a"), r"celu\(\): argument 'alpha' \(position 2\)"),

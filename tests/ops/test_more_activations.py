@@ -199,9 +199,11 @@ def test_bad_hyper_parameters():
     with pytest.raises(TypeError, match=r"softplus\(\): argument 'beta' \(position 2\) must be "
                                         r"Number, not str"):
         F.softplus(x, "2")
+    # a 0-d tensor is a number, as PyTorch's argument parser reads it; one with dims is not
+    assert F.softplus(x, 1, mt.tensor(3.0)).tolist() == pytest.approx([1.3132616] * 3)
     with pytest.raises(TypeError, match=r"argument 'threshold' \(position 3\) must be Number, "
                                         r"not Tensor; pass a Python number"):
-        F.softplus(x, 1, mt.tensor(3.0))
+        F.softplus(x, 1, mt.tensor([3.0]))
     assert F.elu(mt.tensor([-1.0]), np.float32(0.5)).tolist() == pytest.approx([-0.31606028])
 
 
