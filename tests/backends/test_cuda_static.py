@@ -148,6 +148,8 @@ def test_the_cupy_only_pieces_exist_in_cupy():
 
 # Path (relative to the package; a trailing "/" means the whole folder) -> why NumPy is right.
 NUMPY_ALLOWED = {
+    "utils/benchmark/": "torch.utils.benchmark: statistics of timings on the host, and the "
+                        "Fuzzer's draws from NumPy's RandomState, as PyTorch's Fuzzer draws",
     "backends/numpy_backend.py": "it is the NumPy backend",
     "backends/numpy_minmax.py": "a kernel of the NumPy backend's alone (CuPy needs no such help)",
     "backends/numpy_select.py": "the NumPy backend's where (CuPy's select does not branch)",

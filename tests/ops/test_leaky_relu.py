@@ -120,9 +120,11 @@ def test_slope_that_is_no_number_raises(slope, name):
 
 
 def test_tensor_slope_raises_with_advice():
+    """A slope tensor with dims is refused; a 0-d one is a number, as PyTorch reads it."""
     with pytest.raises(TypeError, match=r"must be Number, not Tensor; minitorch_meta takes a "
                                         r"Python number \(e.g. slope.item\(\)\)"):
-        F.leaky_relu(mt.ones(2), mt.tensor(0.5))
+        F.leaky_relu(mt.ones(2), mt.tensor([0.5]))
+    assert F.leaky_relu(-mt.ones(2), mt.tensor(0.5)).tolist() == [-0.5, -0.5]
 
 
 def test_only_where_pytorch_has_it():
