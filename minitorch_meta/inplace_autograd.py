@@ -61,3 +61,33 @@ def recorded_inplace(tensor, op: str, function, args: tuple, inputs: tuple):
     tensor.grad_fn = result.grad_fn
     tensor.requires_grad = result.requires_grad
     return tensor
+
+
+def assigned(x, index, value):
+    """``x`` with ``x[index] = value``, out of place and differentiable in ``x`` and
+    ``value`` (what ``x[index] = value`` records; PyTorch's ``CopySlices``).
+
+    The selected elements are found by indexing a tensor of flat positions with ``index``
+    (so every index PyTorch takes, in PyTorch's order of the selection's dims), then
+    written with one ``index_put`` into the flattened ``x``.
+
+    Shape:
+        ``x``'s shape; ``value`` (a tensor or a number) broadcasts to ``x[index]``'s shape
+        (leading size-1 dims beyond it are dropped, as PyTorch drops them).
+    """
+    from .factories import arange, tensor
+    from .ops.shapes import ShapeError, broadcasts_to, fmt
+    from .tensor import Tensor
+
+    positions = arange(x.numel(), device=x.device).view(x.shape)[index]
+    if not isinstance(value, Tensor):
+        value = tensor(value, dtype=x.dtype, device=x.device)
+    elif value.dtype is not x.dtype:
+        value = value.to(x.dtype)
+    while value.dim() > positions.dim() and value.shape[0] == 1:
+        value = value.squeeze(0)
+    if not broadcasts_to(tuple(value.shape), tuple(positions.shape)):
+        raise ShapeError("__setitem__", f"cannot assign a value of shape {fmt(value.shape)} "
+                                        f"to a selection of shape {fmt(positions.shape)}")
+    values = value.expand(positions.shape)
+    return x.reshape(-1).index_put((positions.reshape(-1),), values.reshape(-1)).view(x.shape)

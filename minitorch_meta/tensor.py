@@ -24,7 +24,7 @@ from .functions import mul as _mul
 from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
-from .inplace_autograd import follows_graph, recorded_inplace
+from .inplace_autograd import assigned, follows_graph, recorded_inplace
 from .memory_formats import contiguous_format
 from .ops import unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
@@ -719,11 +719,12 @@ class Tensor(TensorMethods):
         return GetItem(real, stand_in)(self)
 
     def __setitem__(self, index, value) -> None:
+        if (self.requires_grad or isinstance(value, Tensor) and value.requires_grad) \
+                and follows_graph(self, (value,)):  # recorded, as PyTorch's CopySlices
+            recorded_inplace(self, "__setitem__", assigned, (index, value),
+                             (value,) if isinstance(value, Tensor) else ())
+            return
         self._check_inplace("__setitem__")
-        if isinstance(value, Tensor) and value.requires_grad and is_grad_enabled():
-            raise RuntimeError("assigning a tensor that requires grad into another tensor "
-                               "(x[k] = y) is not differentiable in minitorch_meta; do it under "
-                               "torch.no_grad(), or build the result with out-of-place ops")
         if type(index) is int or type(index) is slice:  # the common case: nothing to prepare
             real = stand_in = index
             basic = True

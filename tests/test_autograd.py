@@ -248,9 +248,10 @@ def test_inplace_on_leaf_requiring_grad_is_refused():
 
 
 def test_inplace_fills_of_a_graph_tensor_are_refused():
-    # the in-place arithmetic (add_, mul_, ...) is recorded (tests/test_inplace_autograd.py)
+    # the in-place arithmetic (add_, mul_, ...) and x[k] = v are recorded
+    # (tests/test_user_scripts_2.py)
     y = mt.rand(3, requires_grad=True) * 2
-    for update in (lambda: y.fill_(1), lambda: y.__setitem__(0, 1.0)):
+    for update in (lambda: y.fill_(1), lambda: y.normal_()):
         with pytest.raises(RuntimeError, match="in-place operations on tensors that are part "
                                                "of an autograd graph"):
             update()

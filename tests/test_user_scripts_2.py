@@ -62,3 +62,41 @@ def test_recorded_inplace_write_into_a_view_is_refused_not_dropped():
     with mt.no_grad():
         base[0:2].add_(w)  # not recorded: fine
     assert base.tolist() == [1.0, 1.0, 0.0] and base.grad_fn is None
+
+
+def _decoder_outputs_by_assignment(lib):
+    """bentrevett's seq2seq: ``outputs = torch.zeros(T, B, V); outputs[t] = output``; then
+    masking a graph tensor (``h[mask] = v``) and advanced-index writes."""
+    rng = np.random.default_rng(0)
+    w = lib.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    outputs = lib.zeros(4, 2, 3, dtype=lib.float64)
+    for t in range(3):
+        outputs[t] = w * (t + 1)
+    outputs[3, :, 1] = w[:, 0] ** 2
+    h = outputs * 1
+    h[h > 1] = 0.5
+    h[..., None, 0] = lib.ones(1, 4, 2, 1, dtype=lib.float64) * w.sum()
+    h[[0, 2], 1] = w[0]
+    (h ** 2).sum().backward()
+    return h.detach().numpy(), w.grad.numpy(), outputs.is_leaf
+
+
+def test_assignments_into_tensors_are_recorded_as_torch(torch_ref):
+    ours, theirs = _decoder_outputs_by_assignment(mt), _decoder_outputs_by_assignment(torch_ref)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-12)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+    assert ours[2] is theirs[2] is False
+
+
+def test_assignment_with_a_grad_value_matches_finite_differences():
+    from tests.gradcheck import gradcheck
+
+    index = mt.tensor([2, 0])
+
+    def write(x, v):
+        out = x * 1
+        out[index, 1:] = v
+        return out * out
+
+    rng = np.random.default_rng(1)
+    assert gradcheck(write, (rng.standard_normal((3, 4)), rng.standard_normal((2, 3))))
