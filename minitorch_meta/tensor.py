@@ -664,8 +664,8 @@ class Tensor(TensorMethods):
 
     def copy_(self, source: Tensor) -> Tensor:
         """Copy ``source``'s values (any device, broadcastable shape, or a number, as
-        PyTorch takes it) into this tensor."""
-        self._check_inplace("copy_")
+        PyTorch takes it) into this tensor; recorded by autograd when this tensor or the
+        source requires grad (``inplace_autograd.py``)."""
         from .ops.shapes import broadcasts_to
 
         if isinstance(source, Number) and not isinstance(source, Tensor):
@@ -678,6 +678,10 @@ class Tensor(TensorMethods):
 
             raise ShapeError("copy_", f"source of shape {fmt(source.shape)} cannot be broadcast "
                                       f"to the destination shape {fmt(self.shape)}")
+        if (self.requires_grad or source.requires_grad) and follows_graph(self, (source,)):
+            return recorded_inplace(self, "copy_", assigned, (Ellipsis, source.to(self.device)),
+                                    (source,))  # PyTorch's CopyBackwards
+        self._check_inplace("copy_")
         if not self._backend.stores_data:
             return self
         moved = source.to(self.device, self._dtype)

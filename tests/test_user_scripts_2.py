@@ -100,3 +100,26 @@ def test_assignment_with_a_grad_value_matches_finite_differences():
 
     rng = np.random.default_rng(1)
     assert gradcheck(write, (rng.standard_normal((3, 4)), rng.standard_normal((2, 3))))
+
+
+def _index_writes_in_a_graph(lib):
+    """Transformer and GNN code: ``scores.masked_fill_``, ``index_add_`` of messages,
+    ``scatter_`` of one-hot targets, ``buf.copy_(x)``, ``put_`` and ``index_put_``."""
+    rng = np.random.default_rng(2)
+    x = lib.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    buf = lib.zeros(2, 3, dtype=lib.float64)
+    buf.copy_(x[0])  # broadcast from a row
+    z = lib.zeros(3, 3, dtype=lib.float64)
+    z.index_add_(0, lib.tensor([0, 2]), x * 2)
+    z.scatter_(1, lib.tensor([[0], [1], [2]]), 5.0)
+    flat = lib.zeros(4, dtype=lib.float64)
+    flat.put_(lib.tensor([3, 0]), x[1, :2])
+    flat.index_put_((lib.tensor([1]),), x[0, 2:], accumulate=True)
+    ((buf ** 2).sum() + (z ** 3).sum() + (flat * lib.arange(4.0)).sum()).backward()
+    return x.grad.numpy(), z.detach().numpy(), flat.detach().numpy()
+
+
+def test_index_writes_are_recorded_as_torch(torch_ref):
+    ours, theirs = _index_writes_in_a_graph(mt), _index_writes_in_a_graph(torch_ref)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
