@@ -15,8 +15,8 @@ from numbers import Number
 from . import dtypes
 from . import functions as F
 from .autocasting import autocast_op
-from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
+from .inplace_autograd import follows_graph, recorded_inplace
 from .int_arguments import as_int
 from .ops.index_update import IndexAdd, IndexCopy, IndexFill
 from .ops.masked import fill_value
@@ -114,14 +114,14 @@ def index_fill_(self, dim: int, index, value):
 
 def _in_place(self, op: str, written, function, *args, positions=None, inputs=(),
               **keywords):
-    """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules;
-    ``positions`` and ``inputs`` (refused when partly overlapping) as for
-    ``Tensor._write``."""
+    """``self = function(self, *args)`` in this tensor's memory, under ``add_``'s rules
+    (recorded by autograd when the tensor or ``written`` requires grad:
+    ``inplace_autograd.py``); ``positions`` and ``inputs`` (refused when partly
+    overlapping) as for ``Tensor._write``."""
+    if (self.requires_grad or getattr(written, "requires_grad", False)) \
+            and follows_graph(self, (written,)):
+        return recorded_inplace(self, op, lambda t: function(t, *args, **keywords), (), inputs)
     self._check_inplace(op)
-    if getattr(written, "requires_grad", False) and is_grad_enabled():
-        raise RuntimeError(f"{op}: a tensor that requires grad cannot be written in place "
-                           "(in-place ops are not differentiated in minitorch_meta); use the "
-                           f"out-of-place {op[:-1]}, or detach it")
     return self._write(op, function(self, *args, **keywords), positions, inputs)
 
 

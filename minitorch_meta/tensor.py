@@ -24,6 +24,7 @@ from .functions import mul as _mul
 from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
+from .inplace_autograd import assigned, follows_graph, recorded_inplace
 from .memory_formats import contiguous_format
 from .ops import unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
@@ -100,6 +101,12 @@ class Tensor(TensorMethods):
         if self._version_counter is None:
             self._version_counter = VersionCounter()
         return self._version_counter
+
+    def _shared_counter(self) -> VersionCounter:
+        """This storage's version counter, for a second tensor that looks into it."""
+        counter = self._counter()
+        counter.shared = True
+        return counter
 
     @property
     def output_nr(self) -> int:
@@ -337,7 +344,7 @@ class Tensor(TensorMethods):
 
     def detach(self) -> Tensor:
         detached = Tensor._make(self._data, self._backend)
-        detached._version_counter = self._counter()  # same storage, as in PyTorch
+        detached._version_counter = self._shared_counter()  # same storage, as in PyTorch
         return detached
 
     def detach_(self) -> Tensor:
@@ -618,9 +625,13 @@ class Tensor(TensorMethods):
 
     def _inplace(self, op: str, function, *args, inputs=None) -> Tensor:
         """``self = function(self, *args)`` written into this tensor's memory; ``inputs``
-        (``args`` unless given) are the operands checked for a partial overlap."""
+        (``args`` unless given) are the operands checked for a partial overlap. Recorded
+        by autograd when the tensor or an operand requires grad (``inplace_autograd.py``)."""
+        inputs = args if inputs is None else inputs
+        if (self.requires_grad or inputs) and follows_graph(self, args):
+            return recorded_inplace(self, op, function, args, inputs)
         self._check_inplace(op)
-        return self._write(op, function(self, *args), inputs=args if inputs is None else inputs)
+        return self._write(op, function(self, *args), inputs=inputs)
 
     def add_(self, other, alpha: Number = 1) -> Tensor:
         return self._inplace("add_", _add, _scaled_by_alpha("add_", self, other, alpha),
@@ -653,8 +664,8 @@ class Tensor(TensorMethods):
 
     def copy_(self, source: Tensor) -> Tensor:
         """Copy ``source``'s values (any device, broadcastable shape, or a number, as
-        PyTorch takes it) into this tensor."""
-        self._check_inplace("copy_")
+        PyTorch takes it) into this tensor; recorded by autograd when this tensor or the
+        source requires grad (``inplace_autograd.py``)."""
         from .ops.shapes import broadcasts_to
 
         if isinstance(source, Number) and not isinstance(source, Tensor):
@@ -667,6 +678,10 @@ class Tensor(TensorMethods):
 
             raise ShapeError("copy_", f"source of shape {fmt(source.shape)} cannot be broadcast "
                                       f"to the destination shape {fmt(self.shape)}")
+        if (self.requires_grad or source.requires_grad) and follows_graph(self, (source,)):
+            return recorded_inplace(self, "copy_", assigned, (Ellipsis, source.to(self.device)),
+                                    (source,))  # PyTorch's CopyBackwards
+        self._check_inplace("copy_")
         if not self._backend.stores_data:
             return self
         moved = source.to(self.device, self._dtype)
@@ -700,7 +715,7 @@ class Tensor(TensorMethods):
             shape = self._data.shape
             if shape and -shape[0] <= index < shape[0]:
                 row = Tensor._make(self._backend.getitem(self._data, index), self._backend)
-                row._version_counter = self._counter()  # a view: writes to it are ours
+                row._version_counter = self._shared_counter()  # a view: writes to it are ours
                 return row
         if type(index) is int or type(index) is slice:  # the common case: nothing to prepare
             return GetItem(index, index)(self)
@@ -708,11 +723,12 @@ class Tensor(TensorMethods):
         return GetItem(real, stand_in)(self)
 
     def __setitem__(self, index, value) -> None:
+        if (self.requires_grad or isinstance(value, Tensor) and value.requires_grad) \
+                and follows_graph(self, (value,)):  # recorded, as PyTorch's CopySlices
+            recorded_inplace(self, "__setitem__", assigned, (index, value),
+                             (value,) if isinstance(value, Tensor) else ())
+            return
         self._check_inplace("__setitem__")
-        if isinstance(value, Tensor) and value.requires_grad and is_grad_enabled():
-            raise RuntimeError("assigning a tensor that requires grad into another tensor "
-                               "(x[k] = y) is not differentiable in minitorch_meta; do it under "
-                               "torch.no_grad(), or build the result with out-of-place ops")
         if type(index) is int or type(index) is slice:  # the common case: nothing to prepare
             real = stand_in = index
             basic = True

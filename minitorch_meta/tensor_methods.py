@@ -55,8 +55,8 @@ from . import unique_functions as UF
 from . import unsafe_splits as US
 from . import view_copies as VC
 from .autocasting import autocast_op
-from .autograd import is_grad_enabled
 from .caller_warnings import warn_at_caller
+from .inplace_autograd import follows_graph, recorded_inplace
 from .int_arguments import varargs_or_keyword
 from .ops import bit_shifts, division, layout, logical
 from .ops import elementwise as ew
@@ -227,14 +227,13 @@ class TensorMethods:
     sort, topk, masked_fill = F.sort, F.topk, F.masked_fill
 
     def masked_fill_(self, mask, value):
-        """In-place ``masked_fill``, under the rules of ``add_`` (no write inside a graph);
-        into an ``expand`` view too, with PyTorch's deprecation warning."""
+        """In-place ``masked_fill``, under the rules of ``add_`` (recorded inside a graph,
+        ``inplace_autograd.py``); into an ``expand`` view too, with PyTorch's deprecation
+        warning."""
+        if (self.requires_grad or getattr(value, "requires_grad", False)) \
+                and follows_graph(self, (value,)):
+            return recorded_inplace(self, "masked_fill_", F.masked_fill, (mask, value), ())
         self._check_inplace("masked_fill_")
-        if getattr(value, "requires_grad", False) and is_grad_enabled():
-            raise RuntimeError("masked_fill_: a value tensor that requires grad cannot be "
-                               "written in place (in-place ops are not differentiated in "
-                               "minitorch_meta); use the out-of-place masked_fill, or detach "
-                               "the value")
         return self._write("masked_fill_", F.masked_fill(self, mask, value),
                            lambda: F.masked_fill(SC.unwritten(self), mask, True))
 

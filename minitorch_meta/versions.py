@@ -11,12 +11,18 @@ from __future__ import annotations
 
 
 class VersionCounter:
-    """The number of in-place writes to one storage, shared by a tensor and its views."""
+    """The number of in-place writes to one storage, shared by a tensor and its views.
 
-    __slots__ = ("value",)
+    ``shared`` becomes True once a second tensor (a view, ``detach``) looks into the
+    storage: an in-place op may then not give the written tensor a new graph node, since
+    the other tensors would not follow it (``inplace_autograd.py``).
+    """
+
+    __slots__ = ("value", "shared")
 
     def __init__(self) -> None:
         self.value = 0
+        self.shared = False
 
 
 def modified_error(node_name: str, what: str, now: int, then: int) -> RuntimeError:

@@ -247,11 +247,14 @@ def test_inplace_on_leaf_requiring_grad_is_refused():
         x.add_(1)  # allowed: this is how optimisers update parameters
 
 
-def test_inplace_on_graph_tensor_is_refused():
+def test_inplace_fills_of_a_graph_tensor_are_refused():
+    # the in-place arithmetic (add_, mul_, ...) and x[k] = v are recorded
+    # (tests/test_user_scripts_2.py)
     y = mt.rand(3, requires_grad=True) * 2
-    with pytest.raises(RuntimeError, match="in-place operations on tensors that are part of an "
-                                           "autograd graph"):
-        y.add_(1)
+    for update in (lambda: y.fill_(1), lambda: y.normal_()):
+        with pytest.raises(RuntimeError, match="in-place operations on tensors that are part "
+                                               "of an autograd graph"):
+            update()
 
 
 def test_grads_do_not_alias_between_leaves():

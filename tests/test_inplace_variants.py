@@ -96,13 +96,18 @@ def test_a_leaf_that_requires_grad_is_refused_as_in_torch(name, args):
     assert x._version == 1
 
 
-def test_inside_a_graph_the_write_is_refused_with_what_to_do():
-    """PyTorch differentiates through ``h.sin_()``; here in-place ops are not differentiated
-    (docs/differences.md), so the write is refused rather than silently cutting the graph."""
-    h = mt.tensor(FLOATS, requires_grad=True) * 2
-    with pytest.raises(RuntimeError, match="sin_: in-place operations on tensors that are part "
-                                           "of an autograd graph are not supported"):
+def test_inside_a_graph_the_math_is_recorded_and_the_reshape_refused(torch_ref):
+    """``h.sin_()`` is differentiated as PyTorch does (inplace_autograd.py); the in-place
+    reshapes are still refused rather than silently cutting the graph."""
+    grads = []
+    for lib in (mt, torch_ref):
+        x = lib.tensor(FLOATS, requires_grad=True)
+        h = x * 2
         h.sin_()
+        h.sum().backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-5, atol=1e-6)
+    h = mt.tensor(FLOATS, requires_grad=True) * 2
     with pytest.raises(RuntimeError, match="use the out-of-place form"):
         h.unsqueeze_(0)
 

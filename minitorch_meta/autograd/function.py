@@ -371,7 +371,7 @@ def _attach(tensor, node):
     from ..tensor import Tensor
 
     result = Tensor._make(tensor._data, tensor._backend, node is not None, node)
-    result._version_counter = tensor._counter()
+    result._version_counter = tensor._shared_counter()
     return result
 
 

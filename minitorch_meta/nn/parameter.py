@@ -64,7 +64,7 @@ class Buffer(Tensor):
         if not isinstance(data, Tensor):
             raise TypeError(f"Buffer expects a Tensor as data, got {type(data).__name__}")
         buffer = cls._make(data._data, data._backend, data.requires_grad)
-        buffer._version_counter = data._counter()  # ``detach``'s sharing, as PyTorch's
+        buffer._version_counter = data._shared_counter()  # ``detach``'s sharing, as PyTorch's
         buffer.persistent = persistent
         return buffer
 

@@ -173,7 +173,7 @@ class Function(GraphNode):
         else:
             result = _make_tensor(first, backend)
         if self.is_view:
-            result._version_counter = inputs[0]._counter()
+            result._version_counter = inputs[0]._shared_counter()
         if self.multiple_outputs:
             result = (result,) + tuple(_make_tensor(a, backend) for a in outputs[1:])
         return result

@@ -437,12 +437,9 @@ def test_in_place_rules(call):
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in "
                                            "an in-place operation"):
         call(leaf, mt.ones(3))
-    with pytest.raises(RuntimeError, match="in-place operations on tensors that are part of an "
-                                           "autograd graph are not supported"):
-        call(leaf * 2, mt.ones(3))
-    with pytest.raises(RuntimeError, match="a tensor that requires grad cannot be written in "
-                                           "place"):
-        call(mt.zeros(3), mt.ones(3, requires_grad=True))
+    # recorded in a graph (tests/test_user_scripts_2.py compares gradients with PyTorch)
+    assert call(leaf * 2, mt.ones(3)).grad_fn is not None
+    assert call(mt.zeros(3), mt.ones(3, requires_grad=True)).grad_fn is not None
     with mt.no_grad():
         assert call(leaf, mt.ones(3)) is leaf
     assert leaf._version == 1
