@@ -15,6 +15,7 @@ from . import linalg
 from .autograd import no_grad
 from .functions import where
 from .tensor import Tensor
+from .tensor_arguments import require_tensors
 
 _INDEX_TYPES = {"torch.int64", "torch.int32"}
 #: PyTorch's kernel adds this to the norm before dividing, so a clipped row's norm ends
@@ -36,6 +37,7 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float,
             leaf that requires grad outside ``no_grad`` (PyTorch's in-place rule).
         IndexError: an index outside ``[-num_embeddings, num_embeddings)``.
     """
+    require_tensors("embedding_renorm_", ("input", input), ("indices", indices))
     if str(indices.dtype) not in _INDEX_TYPES:
         raise RuntimeError(f"Expected tensor for argument #2 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got "

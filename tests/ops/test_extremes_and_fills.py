@@ -173,6 +173,11 @@ def test_float16_linalg_raises_what_torch_code_catches(name, any_device, torch_r
     with pytest.raises((NotImplementedError, RuntimeError)):
         getattr(torch_ref.linalg, name)(torch_ref.eye(2, dtype=torch_ref.float16))
     a = mt.eye(2, dtype=mt.float16, device=any_device)
+    if name == "eigh":  # PyTorch 2.13's eigh kernel refuses it by name, as every other dtype
+        with pytest.raises(NotImplementedError, match="\"linalg_eigh_cpu\" not implemented "
+                                                      "for 'Half'"):
+            mt.linalg.eigh(a)
+        return
     for expected in (NotImplementedError, RuntimeError):
         with pytest.raises(expected, match="Low precision dtypes not supported. Got Half"):
             getattr(mt.linalg, name)(a)
