@@ -19,6 +19,7 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .errors import DtypeNotImplementedError, ShapeError
+from .float8_casts import to_float8
 from .int_arguments import varargs_or_keyword
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
@@ -62,7 +63,7 @@ def _setup(dtype, device, default=None):
     else:
         dtype = default if default is not None else dtypes.get_default_dtype()
     device = to_device(device)
-    if dtype is dtypes.bfloat16:
+    if dtype in dtypes.CPU_ONLY:
         dtypes.refuse_on_device(dtype, device)
     return dtype, get_backend(device)
 
@@ -238,6 +239,8 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 
+#: ml_dtypes' NumPy dtypes (bfloat16 and the float8s): kept as they are by ``tensor()``
+_ML_DTYPES = frozenset(d.numpy for d in dtypes.CPU_ONLY)
 #: PyTorch's kernel that refuses a dtype without floating-point values, by factory
 _SAMPLING_KERNELS = {"rand": "check_uniform_bounds", "randn": "normal_kernel_cpu",
                      "normal": "normal_kernel_cpu"}
@@ -323,7 +326,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
             array = _uint64_array(data)
         _check_fits(array, dtype)
-    if (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
+    if dtype in dtypes.FLOAT8:  # PyTorch's rounding, saturation and NaNs (float8_casts.py)
+        array = to_float8(array, dtype)
+    elif (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
             array = array.astype(dtype.numpy)
     array = array.astype(dtype.numpy, copy=False)
@@ -388,8 +393,8 @@ def _infer_dtype(data, array: np.ndarray, from_numpy_data: bool):
     if array.dtype.kind == "c":  # Python complex numbers: the default complex dtype
         return dtypes.from_numpy(array.dtype) if from_numpy_data else \
             dtypes.default_complex_dtype()
-    if array.dtype == dtypes.bfloat16.numpy:  # ml_dtypes' (a NumPy "void" kind)
-        return dtypes.bfloat16
+    if array.dtype in _ML_DTYPES:  # ml_dtypes' bfloat16 and float8 (kinds "V" and "f")
+        return dtypes.BY_NUMPY[array.dtype]
     if array.size == 0:
         return dtypes.get_default_dtype()
     if array.dtype == object and not from_numpy_data:

@@ -216,9 +216,10 @@ class Tensor(TensorMethods):
         if self.is_cuda:
             raise TypeError("can't convert a cuda tensor to numpy: use tensor.cpu() first to copy "
                             "it to host memory")
-        if self._dtype is dtypes.bfloat16:  # PyTorch's refusal: NumPy itself has no bfloat16
-            raise TypeError("Got unsupported ScalarType BFloat16: NumPy has no bfloat16 type; "
-                            "convert first, e.g. tensor.float().numpy()")
+        if self._dtype in dtypes.CPU_ONLY:  # PyTorch's refusal: NumPy itself has no such type
+            name = dtypes.SCALAR_TYPE_NAMES[self._dtype]
+            raise TypeError(f"Got unsupported ScalarType {name}: NumPy has no {self._dtype.name} "
+                            "type; convert first, e.g. tensor.float().numpy()")
         return self._backend.to_numpy(self._data)
 
     def _host(self):
@@ -409,7 +410,7 @@ class Tensor(TensorMethods):
         device, dtype, copy = _parse_to(args, kwargs)
         device = self.device if device is None else to_device(device)
         dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
-        if dtype is dtypes.bfloat16:
+        if dtype in dtypes.CPU_ONLY:
             dtypes.refuse_on_device(dtype, device)
         from .backends.registry import get_backend
 

@@ -6,7 +6,9 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
 from ..device import CPU
+from ..float8_casts import float8_multiply, from_float8, is_float8, to_float8
 from . import numpy_erf, numpy_rng_state
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
@@ -38,6 +40,26 @@ class NumpyBackend(XpBackend):
         # Relu's max(x, 0): NumPy's loop for a scalar operand is 3x slower than for arrays.
         for name, ufunc in (("maximum", np.maximum), ("minimum", np.minimum)):
             self._binary[name] = scalar_operand_minmax(ufunc)
+        # float8 tensors' product (ops/float8_shell.py points ``Mul`` at it)
+        self._binary["float8_mul"] = float8_multiply
+
+    # -- the float8 dtypes (CPU only): PyTorch's conversions, not ml_dtypes' own ---------
+    def astype(self, a, dtype):
+        if dtype.restricted and dtype in dtypes.FLOAT8:
+            return to_float8(a, dtype)
+        if a.dtype.itemsize == 1 and is_float8(a.dtype):
+            return from_float8(a, dtypes.BY_NUMPY[a.dtype], dtype)
+        return super().astype(a, dtype)
+
+    def full(self, shape, value, dtype):
+        if dtype.restricted and dtype in dtypes.FLOAT8:
+            return np.full(shape, to_float8(np.asarray(value), dtype)[()], dtype.numpy)
+        return super().full(shape, value, dtype)
+
+    def setitem(self, a, index, value):
+        if a.dtype.itemsize == 1 and is_float8(a.dtype) and getattr(value, "dtype", None) != a.dtype:
+            value = to_float8(np.asarray(value), dtypes.BY_NUMPY[a.dtype])
+        a[index] = value
 
     def to_numpy(self, a):
         return a
