@@ -23,6 +23,7 @@ from .float8_casts import to_float8
 from .int_arguments import varargs_or_keyword
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
+from .ops import float8_shell
 from .ops.unsigned_shell import refuse_dtype
 from .random import generator_for
 from .tensor import Tensor, c_ordered
@@ -89,7 +90,10 @@ def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
     dtype, backend = _setup(dtype, device, _full_dtype(fill_value))
     # -1 wraps in uint8, 300 is refused
     fill_value = fill_number("full", fill_value, dtype, "fill_value")
-    return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
+    shape = _sizes((size,))
+    if dtype in dtypes.FLOAT8:
+        float8_shell.check_fill("full", fill_value, dtype, math.prod(shape))
+    return _finish(backend.full(shape, fill_value, dtype), backend, requires_grad)
 
 
 def _full_dtype(fill_value):
@@ -207,6 +211,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *, generator=None,
     if high <= low:
         raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
+    float8_shell.refuse_factory("randint", dtype, "random_update_from_to")
     rng = generator_for(generator, backend)
     shape = _sizes((size,))  # a tuple, a list or a single int
     return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
@@ -247,6 +252,7 @@ _SAMPLING_KERNELS = {"rand": "check_uniform_bounds", "randn": "normal_kernel_cpu
 
 
 def _require_float(name: str, dtype) -> None:
+    float8_shell.refuse_factory(name, dtype, _SAMPLING_KERNELS[name])
     if not dtype.is_floating_point and not dtype.is_complex:
         raise DtypeNotImplementedError(
             f'"{_SAMPLING_KERNELS[name]}" not implemented for '

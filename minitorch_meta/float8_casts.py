@@ -87,6 +87,14 @@ def float8_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return to_float8(_as_float32(a) * _as_float32(b), d)
 
 
+def rounded_scalar(value, target: dtypes.dtype):
+    """The number ``value`` as a NumPy scalar of the float8 dtype ``target``, rounded by
+    PyTorch's rules (a 0-d tensor's ``.item()`` first)."""
+    if hasattr(value, "_data"):
+        value = value.item()
+    return to_float8(np.asarray(value), target)[()]
+
+
 def _as_float32(a: np.ndarray) -> np.ndarray:
     if is_float8(a.dtype):
         return from_float8(a, dtypes.from_numpy(a.dtype), dtypes.float32)

@@ -25,7 +25,7 @@ from .functions import scaled_by_alpha as _scaled_by_alpha
 from .functions import sub as _sub
 from .hooks import HookDict, add_hook
 from .memory_formats import contiguous_format
-from .ops import unsigned_shell
+from .ops import float8_shell, unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
 from .ops.masked import fill_number
@@ -636,11 +636,16 @@ class Tensor(TensorMethods):
     __itruediv__ = div_
 
     def zero_(self) -> Tensor:
-        return self.fill_(0)
+        return self._fill("zero_", 0)
 
     def fill_(self, value: Number) -> Tensor:
-        self._check_inplace("fill_")
-        value = fill_number("fill_", value, self._dtype)  # -1 wraps in uint8, 300 is refused
+        return self._fill("fill_", value)
+
+    def _fill(self, op: str, value: Number) -> Tensor:
+        self._check_inplace(op)
+        value = fill_number(op, value, self._dtype)  # -1 wraps in uint8, 300 is refused
+        if op == "fill_" and self._dtype in dtypes.FLOAT8:  # (zero_ writes zero bits)
+            float8_shell.check_fill(op, value, self._dtype, self.numel())
         self._store(Ellipsis, value, same_value_everywhere=True)
         self._carry_tangent(None)
         return self
@@ -713,6 +718,8 @@ class Tensor(TensorMethods):
         else:
             if self._dtype in dtypes.UNSIGNED_SHELL:
                 unsigned_shell.check_setitem(self, index)
+            elif self._dtype in dtypes.FLOAT8:
+                float8_shell.check_setitem(self, index, value)
             real, stand_in = _prepare_index(index, self)
             basic = is_basic_index(stand_in)
         target = indexing_shape(self._data.shape, self._dtype.numpy, stand_in)

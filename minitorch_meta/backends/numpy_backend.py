@@ -25,6 +25,18 @@ warnings.filterwarnings("ignore", category=RuntimeWarning,
                         module=r"minitorch_meta\.backends\.")
 
 
+def _as_strided(a, shape=None, strides=None, **options):
+    """NumPy's ``as_strided``, which cannot read the array interface of ml_dtypes'
+    float8_e5m2 (typestr ``<f1``): that one is strided as its bytes."""
+    if a.dtype == _E5M2:
+        return np.lib.stride_tricks.as_strided(a.view(np.uint8), shape, strides,
+                                               **options).view(_E5M2)
+    return np.lib.stride_tricks.as_strided(a, shape, strides, **options)
+
+
+_E5M2 = dtypes.float8_e5m2.numpy
+
+
 class NumpyBackend(XpBackend):
     """Arrays are ``numpy.ndarray``; GEMMs go to NumPy's BLAS."""
 
@@ -34,14 +46,16 @@ class NumpyBackend(XpBackend):
     half_gemm_dtype = np.float32
 
     def __init__(self):
-        super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
+        super().__init__(CPU, np, _as_strided)
         # Large temporaries are reused from the heap rather than page-faulted every step.
         self.keeps_large_buffers = keep_large_buffers()
         # Relu's max(x, 0): NumPy's loop for a scalar operand is 3x slower than for arrays.
         for name, ufunc in (("maximum", np.maximum), ("minimum", np.minimum)):
             self._binary[name] = scalar_operand_minmax(ufunc)
-        # float8 tensors' product (ops/float8_shell.py points ``Mul`` at it)
+        # float8 tensors' product (ops/float8_shell.py points ``Mul`` at it), and the
+        # float8_e8m0fnu ``isfinite`` of PyTorch, True everywhere (NaN too)
         self._binary["float8_mul"] = float8_multiply
+        self._unary["all_true"] = lambda a: np.ones(a.shape, np.bool_)
 
     # -- the float8 dtypes (CPU only): PyTorch's conversions, not ml_dtypes' own ---------
     def astype(self, a, dtype):
@@ -55,6 +69,13 @@ class NumpyBackend(XpBackend):
         if dtype.restricted and dtype in dtypes.FLOAT8:
             return np.full(shape, to_float8(np.asarray(value), dtype)[()], dtype.numpy)
         return super().full(shape, value, dtype)
+
+    def matmul(self, a, b):
+        if a.dtype.itemsize == 1 and is_float8(a.dtype):  # in float32, rounded once
+            d = dtypes.BY_NUMPY[a.dtype]
+            return to_float8(super().matmul(from_float8(a, d, dtypes.float32),
+                                            from_float8(b, d, dtypes.float32)), d)
+        return super().matmul(a, b)
 
     def setitem(self, a, index, value):
         if a.dtype.itemsize == 1 and is_float8(a.dtype) and getattr(value, "dtype", None) != a.dtype:

@@ -20,6 +20,8 @@ common path of every other dtype are untouched.
 
 from __future__ import annotations
 
+import math
+
 from .. import dtypes
 
 #: The ops with a kernel for every float8 dtype in PyTorch 2.13 (CPU), by ``module.Class``.
@@ -45,8 +47,7 @@ SUPPORTED = frozenset({
 _EXTRA = {dtypes.float8_e5m2: {"logical.IsInf", "logical.IsFinite"},
           dtypes.float8_e8m0fnu: {"logical.IsFinite"}}
 _MISSING = {dtypes.float8_e8m0fnu: {"elementwise.Abs", "linalg.Mm", "linalg.Addmm",
-                                    "linalg.Matmul", "padding.ConstantPadNd",
-                                    "index_put.IndexPut"}}
+                                    "linalg.Matmul", "index_put.IndexPut"}}
 #: PyTorch's kernel names, where they are not the op's own (for its messages)
 _KERNEL_NAMES = {"add": "add_stub", "sum": "sum_cpu", "lt": "lt_cpu", "gt": "gt_cpu",
                  "le": "le_cpu", "ge": "ge_cpu", "neg": "neg_cpu", "flip": "flip_cpu",
@@ -75,6 +76,16 @@ def check(function, inputs, dtype: dtypes.dtype) -> None:
                                                             function.op_name), dtype))
     if key == "elementwise.Mul":
         _check_mul(function, inputs, dtype)
+    elif function.op_name in ("eq", "ne") and len(inputs) == 1:
+        # the number is converted to the dtype first, as PyTorch does (so 500 is 448 in
+        # float8_e4m3fn, which saturates); the backend's ``full`` makes that conversion
+        from ..float8_casts import rounded_scalar
+
+        function.scalar = rounded_scalar(function.scalar, dtype)
+    elif key == "linalg.Addmm":
+        function.forward = _addmm_in_float32.__get__(function)  # one rounding, as PyTorch
+    elif key == "logical.IsFinite" and dtype is dtypes.float8_e8m0fnu:
+        function.kernel = "all_true"  # PyTorch calls every float8_e8m0fnu value finite, NaN too
     elif key == "linalg.Matmul" and not all(t._data.ndim == 2 for t in inputs):
         # PyTorch's matmul of two matrices is its mm; a vector is a ``dot``/``mv``, a batch
         # a ``bmm``, which float8 lacks
@@ -97,6 +108,55 @@ def refusal(kernel: str, dtype: dtypes.dtype) -> str:
     return (f'"{kernel}" not implemented for \'{name}\': PyTorch\'s float8 dtypes support '
             "conversions, copies, views, indexing and a few ops only; convert first, e.g. "
             "with .float()")
+
+
+def _addmm_in_float32(self, backend, bias, a, b):
+    """``Addmm.forward`` for float8 operands: ``beta * bias + alpha * (a @ b)`` computed in
+    float32 and rounded once, as PyTorch's CPU GEMM does (rounding the product first, then
+    the sum, would differ in the last bit)."""
+    self.a, self.b = a, b  # (as Addmm.forward keeps them for backward)
+    single = dtypes.float32
+    y = backend.matmul(backend.astype(a, single), backend.astype(b, single))
+    if self.alpha != 1:
+        y = y * y.dtype.type(self.alpha)
+    scaled_bias = backend.astype(bias, single)
+    if self.beta != 1:
+        scaled_bias = scaled_bias * y.dtype.type(self.beta)
+    return backend.astype(y + scaled_bias, dtypes.BY_NUMPY[a.dtype])
+
+
+def check_fill(op: str, value, dtype: dtypes.dtype, numel: int = 2) -> None:
+    """Refuse a number that the float8 ``dtype`` cannot hold, as PyTorch's checked
+    conversion does for ``pad`` and for ``full``/``fill_`` of more than one element (one
+    element takes it unchecked): beyond the finite range (``float8_e8m0fnu``'s starts at
+    ``2 ** -127``: 0 and negative numbers are refused), or inf where the dtype has none (all
+    but ``float8_e5m2``). NaN always fits.
+
+    Raises:
+        RuntimeError: PyTorch's "value cannot be converted to type ... without overflow".
+    """
+    if numel <= 1 or hasattr(value, "_data") or isinstance(value, complex):
+        return
+    value = float(value)
+    _, high, low, _ = dtypes.FLOAT8_LIMITS[dtype]
+    if math.isnan(value) or (math.isinf(value) and dtype is dtypes.float8_e5m2) \
+            or low <= value <= high:
+        return
+    raise RuntimeError(f"{op}: value cannot be converted to type {dtype} without overflow "
+                       f"(value={value!r}; its finite range is [{low:g}, {high:g}])")
+
+
+def check_setitem(tensor, index, value) -> None:
+    """Refuse ``tensor[index] = value`` into a float8 tensor where PyTorch has no kernel:
+    a number written through a bool mask (its ``masked_fill``), and any write through a
+    tensor or list index into float8_e8m0fnu (its ``index_put``)."""
+    items = index if isinstance(index, tuple) else (index,)
+    masked = any(getattr(item, "_dtype", None) is dtypes.bool_ for item in items)
+    if masked and not hasattr(value, "_data"):
+        raise NotImplementedError(refusal("masked_fill", tensor._dtype))
+    if tensor._dtype is dtypes.float8_e8m0fnu and any(
+            isinstance(item, list) or hasattr(item, "_data") for item in items):
+        raise NotImplementedError(refusal("index_put", tensor._dtype))
 
 
 #: The factories PyTorch fills a float8 tensor with (the rest have no float8 kernel)
