@@ -84,7 +84,9 @@ def float8_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The product of two float8 arrays of one dtype, as PyTorch's CPU kernel makes it: in
     float32, rounded once to the dtype by PyTorch's rules."""
     d = dtypes.from_numpy(a.dtype)
-    return to_float8(_as_float32(a) * _as_float32(b), d)
+    with np.errstate(over="ignore", invalid="ignore"):  # inf * 0 is NaN, as in PyTorch
+        product = _as_float32(a) * _as_float32(b)
+    return to_float8(product, d)
 
 
 def rounded_scalar(value, target: dtypes.dtype):
@@ -123,7 +125,8 @@ def _to_e8m0(single: np.ndarray) -> np.ndarray:
 def _to_float16(single: np.ndarray) -> np.ndarray:
     """float32 -> float16 with the NaNs an x86 CPU's conversion makes: quiet, with the top
     10 fraction bits (NumPy's own makes ``0x7c01`` of a signalling NaN such as ``0x7f800001``)."""
-    half = single.astype(np.float16)
+    with np.errstate(over="ignore"):  # beyond float16's range is inf, as in PyTorch
+        half = single.astype(np.float16)
     nan = np.isnan(single)
     if nan.any():
         bits = single[nan].view(np.uint32)

@@ -105,7 +105,7 @@ def _check_mul(function, inputs, dtype) -> None:
 def refusal(kernel: str, dtype: dtypes.dtype) -> str:
     """PyTorch's words for a kernel missing for the float8 ``dtype``, and what to do."""
     name = dtypes.SCALAR_TYPE_NAMES[dtype]
-    return (f'"{kernel}" not implemented for \'{name}\': PyTorch\'s float8 dtypes support '
+    return (f'"{kernel}" not implemented for \'{name}\'; PyTorch\'s float8 dtypes support '
             "conversions, copies, views, indexing and a few ops only; convert first, e.g. "
             "with .float()")
 
