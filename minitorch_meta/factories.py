@@ -21,9 +21,9 @@ from .device import to_device
 from .errors import DtypeNotImplementedError, ShapeError
 from .float8_casts import to_float8
 from .int_arguments import varargs_or_keyword
+from .ops import float8_shell
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
-from .ops import float8_shell
 from .ops.unsigned_shell import refuse_dtype
 from .random import generator_for
 from .tensor import Tensor, c_ordered

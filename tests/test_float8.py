@@ -324,11 +324,15 @@ def test_mul_mm_and_addmm_round_once_from_float32(name):
         left = (rng.standard_normal((5, k)) * 40).astype(np.float32)
         right = (rng.standard_normal((k, 4)) * 3).astype(np.float32)
         bias = rng.standard_normal((5, 4)).astype(np.float32)
-        for op in (lambda m, f: m.mm(f(left), f(right)),
-                   lambda m, f: m.addmm(f(bias), f(left), f(right), beta=0.5, alpha=2)):
-            results = [_bits(m, op(m, lambda v, m=m: m.from_numpy(v).to(getattr(m, name))))
+        for op in ("mm", "addmm"):
+            results = [_bits(m, _gemm(m, getattr(m, name), op, left, right, bias))
                        for m in (mt, torch)]
             np.testing.assert_array_equal(*results)
+
+
+def _gemm(m, d, op, left, right, bias):
+    a, b, c = (m.from_numpy(v).to(d) for v in (left, right, bias))
+    return m.mm(a, b) if op == "mm" else m.addmm(c, a, b, beta=0.5, alpha=2)
 
 
 def test_the_promotion_error_is_pytorchs_with_a_way_out():
@@ -346,7 +350,7 @@ def test_a_refusal_names_pytorchs_kernel_and_a_way_out():
     with pytest.raises(NotImplementedError, match=r"^\"mul_cpu_reduced_float\" not implemented "
                                                   r"for 'Float8_e4m3fn'; .*\.float\(\)"):
         x * 2
-    with pytest.raises(NotImplementedError, match="\"add_stub\" not implemented for 'Float8_e4m3fn'"):
+    with pytest.raises(NotImplementedError, match="^\"add_stub\" not implemented for "):
         x + x
 
 

@@ -78,7 +78,8 @@ class NumpyBackend(XpBackend):
         return super().matmul(a, b)
 
     def setitem(self, a, index, value):
-        if a.dtype.itemsize == 1 and is_float8(a.dtype) and getattr(value, "dtype", None) != a.dtype:
+        if a.dtype.itemsize == 1 and is_float8(a.dtype) \
+                and getattr(value, "dtype", None) != a.dtype:
             value = to_float8(np.asarray(value), dtypes.BY_NUMPY[a.dtype])
         a[index] = value
 
