@@ -222,9 +222,15 @@ def default_complex_dtype() -> dtype:
 
 def complex_of(d: dtype) -> dtype:
     """The complex dtype an operand of dtype ``d`` meets a complex one in: its own for a
-    float or complex ``d`` (float16: complex64), else the default complex dtype."""
+    float or complex ``d`` (float16: complex64), else the default complex dtype.
+
+    Raises:
+        RuntimeError: for a float8 ``d``, which has no complex (PyTorch's error).
+    """
     if d.is_complex:
         return d
+    if d in FLOAT8:
+        return d.to_complex()  # (raises)
     return _COMPLEX_OF.get(d) or default_complex_dtype()
 
 

@@ -271,6 +271,9 @@ CASES = {
     "promote_types": lambda m, d: m.promote_types(d, m.float32),
     "promote_types itself": lambda m, d: m.promote_types(d, d),
     "promote_types other float8": lambda m, d: m.promote_types(m.float8_e5m2, d),
+    "0-d complex": lambda m, d: m.result_type(_x(m, d), m.ones((), dtype=m.complex64)),
+    "complex number": lambda m, d: _x(m, d) == 1j,
+    "0-d bool": lambda m, d: m.result_type(m.ones((), dtype=m.bool), _x(m, d)),
     "can_cast": lambda m, d: (m.can_cast(d, m.float32), m.can_cast(m.float32, d),
                               m.can_cast(d, m.int32)),
 }
