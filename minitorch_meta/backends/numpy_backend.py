@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import dtypes
 from ..device import CPU
-from ..float8_casts import float8_multiply, from_float8, is_float8, to_float8
+from ..float8_casts import float8_multiply, from_float8, to_float8
 from . import numpy_erf, numpy_rng_state
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
@@ -34,7 +34,14 @@ def _as_strided(a, shape=None, strides=None, **options):
     return np.lib.stride_tricks.as_strided(a, shape, strides, **options)
 
 
+def _is_float8(array_dtype) -> bool:
+    """Whether an array's dtype is a float8 one: NumPy has no other 1-byte float (ml_dtypes'
+    are of kind "V", but float8_e5m2 of kind "f"). Two reads, on the paths every dtype takes."""
+    return array_dtype.itemsize == 1 and array_dtype.kind in "fV"
+
+
 _E5M2 = dtypes.float8_e5m2.numpy
+_FLOAT8 = dtypes.FLOAT8
 
 
 class NumpyBackend(XpBackend):
@@ -59,27 +66,31 @@ class NumpyBackend(XpBackend):
 
     # -- the float8 dtypes (CPU only): PyTorch's conversions, not ml_dtypes' own ---------
     def astype(self, a, dtype):
-        if dtype.restricted and dtype in dtypes.FLOAT8:
+        # (XpBackend.astype's lines repeated, not called: this runs for every conversion)
+        source = a.dtype
+        kind = source.kind
+        if source.itemsize == 1 and kind in "fV":  # float8 (_is_float8, inlined)
+            return from_float8(a, dtypes.BY_NUMPY[source], dtype)
+        if dtype.restricted and dtype in _FLOAT8:
             return to_float8(a, dtype)
-        if a.dtype.itemsize == 1 and is_float8(a.dtype):
-            return from_float8(a, dtypes.BY_NUMPY[a.dtype], dtype)
-        return super().astype(a, dtype)
+        if kind == "c" and not dtype.is_complex:
+            a = a.real  # what PyTorch keeps (NumPy would warn before doing it)
+        return a.astype(dtype.numpy, copy=False)
 
     def full(self, shape, value, dtype):
-        if dtype.restricted and dtype in dtypes.FLOAT8:
+        if dtype.restricted and dtype in _FLOAT8:
             return np.full(shape, to_float8(np.asarray(value), dtype)[()], dtype.numpy)
         return super().full(shape, value, dtype)
 
     def matmul(self, a, b):
-        if a.dtype.itemsize == 1 and is_float8(a.dtype):  # in float32, rounded once
+        if _is_float8(a.dtype):  # in float32, rounded once
             d = dtypes.BY_NUMPY[a.dtype]
             return to_float8(super().matmul(from_float8(a, d, dtypes.float32),
                                             from_float8(b, d, dtypes.float32)), d)
         return super().matmul(a, b)
 
     def setitem(self, a, index, value):
-        if a.dtype.itemsize == 1 and is_float8(a.dtype) \
-                and getattr(value, "dtype", None) != a.dtype:
+        if _is_float8(a.dtype) and getattr(value, "dtype", None) != a.dtype:
             value = to_float8(np.asarray(value), dtypes.BY_NUMPY[a.dtype])
         a[index] = value
 
