@@ -5,7 +5,8 @@ PyTorch gives them storage, conversions, copies, views, indexing and joins, and 
 kernels: ``mul`` of two tensors (not of a tensor and a scalar or a one-element tensor),
 ``eq``/``ne``, ``where``, ``abs``, ``isnan``, ``all``/``any``, ``mm``/``addmm``; ``isinf``
 and ``isfinite`` for ``float8_e5m2`` only (``isfinite`` also for ``float8_e8m0fnu``, which
-has no ``abs``, ``mm`` or ``pad`` and takes no ``index_put``). Every other op whose kernel
+has no ``abs`` or ``mm`` and takes no ``index_put``; its ``pad`` refuses the default value
+0, which it cannot hold: ``check_fill``). Every other op whose kernel
 would run in a float8 dtype raises PyTorch's ``NotImplementedError``; an op that computes in
 another dtype (``float32_tensor * float8_0d_tensor``) runs. Promotion of a float8 dtype with
 any other is a ``RuntimeError`` (``dtypes.promote``).
@@ -14,8 +15,9 @@ any other is a ``RuntimeError`` (``dtypes.promote``).
 shape rule), so an op refuses them on every backend alike, without a line in the op itself.
 
 A float8 ``mul`` computes in float32 and rounds once by PyTorch's rules (``float8_casts``):
-``check`` points the op at the backend's ``float8_mul`` kernel, so ``Mul`` itself and the
-common path of every other dtype are untouched.
+``check`` points the op (a fresh instance per call) at the backend's ``float8_mul`` kernel,
+and ``addmm`` at ``_addmm_in_float32``, so the ops themselves and the common path of every
+other dtype are untouched.
 """
 
 from __future__ import annotations
