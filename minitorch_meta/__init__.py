@@ -859,6 +859,12 @@ __all__ += ["angle", "cdouble", "cfloat", "complex", "complex64", "complex128", 
 # PyTorch's "shell" unsigned dtypes (dtypes.py; their op support: ops/unsigned_shell.py)
 uint16, uint32, uint64 = _dtypes.uint16, _dtypes.uint32, _dtypes.uint64
 __all__ += ["uint16", "uint32", "uint64"]
+# PyTorch's 8-bit floats (dtypes.py; conversions: float8_casts.py; ops: ops/float8_shell.py)
+float8_e4m3fn, float8_e5m2 = _dtypes.float8_e4m3fn, _dtypes.float8_e5m2
+float8_e4m3fnuz, float8_e5m2fnuz = _dtypes.float8_e4m3fnuz, _dtypes.float8_e5m2fnuz
+float8_e8m0fnu = _dtypes.float8_e8m0fnu
+__all__ += ["float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+            "float8_e8m0fnu"]
 
 # Small names of PyTorch's (symbolic_numbers.py, legacy_autocast.py, algorithm_settings.py,
 # build_flags.py, threads.py); GradScaler is torch.amp's, as in PyTorch

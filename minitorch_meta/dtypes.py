@@ -3,7 +3,10 @@
 ``int8``, ``uint8``, ``bool``, the complex
 ``complex64`` (``cfloat``) and ``complex128`` (``cdouble``), and PyTorch's "shell" dtypes
 ``uint16``, ``uint32``, ``uint64`` (few ops, no promotion with other integer types: see
-``ops/unsigned_shell.py``).
+``ops/unsigned_shell.py``), and the 8-bit floats ``float8_e4m3fn``, ``float8_e5m2``,
+``float8_e4m3fnuz``, ``float8_e5m2fnuz`` and ``float8_e8m0fnu`` (``ml_dtypes``' NumPy dtypes;
+storage, conversions and a few ops, no promotion at all: ``float8_casts.py``,
+``ops/float8_shell.py``).
 
 A ``dtype`` is a small value object that names its NumPy equivalent; every backend stores
 arrays of the NumPy dtype (CuPy uses the same dtype objects, meta arrays carry it).
@@ -27,11 +30,14 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
         self.itemsize = self.numpy.itemsize
         # As in PyTorch, a complex dtype is not a floating-point one. ml_dtypes' bfloat16
         # is a NumPy "void"-kind dtype (kind "V"), so it is named here.
-        self.is_floating_point = self.numpy.kind == "f" or name == "bfloat16"
+        # So are its 8-bit floats (float8_*).
+        self.is_floating_point = (self.numpy.kind == "f" or name == "bfloat16"
+                                  or name.startswith("float8"))
         self.is_complex = self.numpy.kind == "c"
-        #: Only some ops take it (complex ones, and the uint16/32/64 "shells"): the op
-        #: dispatcher reads this one flag per input and checks the op only when it is set.
-        self.restricted = self.is_complex or name in ("uint16", "uint32", "uint64")
+        #: Only some ops take it (complex ones, and the uint16/32/64 and float8 "shells"):
+        #: the op dispatcher reads this one flag per input and checks the op only when set.
+        self.restricted = (self.is_complex or name in ("uint16", "uint32", "uint64")
+                           or name.startswith("float8"))
         # Promotion rank: bool < integers < floats, and wider beats narrower; uint8 and
         # int8 share a rank (neither holds the other: together they make int16).
         self._rank = rank
@@ -41,8 +47,9 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
 
     @property
     def is_signed(self) -> bool:
-        """Whether values may be negative: False for bool and the unsigned integers."""
-        return self.numpy.kind not in ("b", "u")
+        """Whether values may be negative: False for bool, the unsigned integers and
+        float8_e8m0fnu (powers of two only)."""
+        return self.numpy.kind not in ("b", "u") and self.name != "float8_e8m0fnu"
 
     def __reduce__(self):
         return (from_name, (self.name,))
@@ -64,7 +71,7 @@ class dtype:  # noqa: N801 - the name PyTorch users write (torch.dtype)
             return self
         if self is float16:  # bfloat16's complex is complex64, as PyTorch's
             raise TypeError(COMPLEX32_UNSUPPORTED)
-        if not self.is_floating_point:
+        if not self.is_floating_point or self in FLOAT8:
             raise RuntimeError(f"Unknown Complex ScalarType for {SCALAR_TYPE_NAMES[self]}")
         return _COMPLEX_OF[self]
 
@@ -91,9 +98,32 @@ uint32 = dtype("uint32", np.uint32, 6)
 uint64 = dtype("uint64", np.uint64, 7)
 #: PyTorch's "shell" dtypes: storage, copies, views and a few ops only (ops/unsigned_shell.py)
 UNSIGNED_SHELL = frozenset({uint16, uint32, uint64})
+#: The rank of every float8 dtype: ``promote`` refuses to mix one with any other dtype.
+_FLOAT8_RANK = 8
+float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, _FLOAT8_RANK)
+float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, _FLOAT8_RANK)
+float8_e4m3fnuz = dtype("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, _FLOAT8_RANK)
+float8_e5m2fnuz = dtype("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, _FLOAT8_RANK)
+float8_e8m0fnu = dtype("float8_e8m0fnu", ml_dtypes.float8_e8m0fnu, _FLOAT8_RANK)
+#: The 8-bit floats: storage, conversions (float8_casts.py) and a few ops (ops/float8_shell.py)
+FLOAT8 = frozenset({float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz,
+                    float8_e8m0fnu})
+#: PyTorch's limits of each float8 dtype (its ``finfo``): (eps, max, min, smallest normal).
+#: float8_e5m2fnuz's eps is PyTorch's 2 ** -3, not the 2 ** -2 its 2 fraction bits give;
+#: float8_e8m0fnu's min is positive (it holds powers of two only).
+FLOAT8_LIMITS = {
+    float8_e4m3fn: (2.0 ** -3, 448.0, -448.0, 2.0 ** -6),
+    float8_e5m2: (2.0 ** -2, 57344.0, -57344.0, 2.0 ** -14),
+    float8_e4m3fnuz: (2.0 ** -3, 240.0, -240.0, 2.0 ** -7),
+    float8_e5m2fnuz: (2.0 ** -3, 57344.0, -57344.0, 2.0 ** -15),
+    float8_e8m0fnu: (1.0, 2.0 ** 127, 2.0 ** -127, 2.0 ** -127),
+}
+#: Every dtype that runs only the ops its shell module lists (``Function.__call__``)
+SHELL = UNSIGNED_SHELL | FLOAT8
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
-       complex128, uint16, uint32, uint64, bfloat16)
+       complex128, uint16, uint32, uint64, bfloat16, float8_e4m3fn, float8_e5m2,
+       float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
 #: The 16-bit floats: PyTorch's CPU kernels sum, multiply-accumulate and normalise them in
 #: float32 (their "opmath" type) and round the result once; so do ours (``half_floats.py``).
 HALF_FLOATS = frozenset({float16, bfloat16})
@@ -108,7 +138,9 @@ SCALAR_TYPE_NAMES = {bool_: "Bool", uint8: "Byte", int8: "Char", int16: "Short",
                      int64: "Long", float16: "Half", float32: "Float", float64: "Double",
                      complex64: "ComplexFloat", complex128: "ComplexDouble",
                      uint16: "UInt16", uint32: "UInt32", uint64: "UInt64",
-                     bfloat16: "BFloat16"}
+                     bfloat16: "BFloat16", float8_e4m3fn: "Float8_e4m3fn",
+                     float8_e5m2: "Float8_e5m2", float8_e4m3fnuz: "Float8_e4m3fnuz",
+                     float8_e5m2fnuz: "Float8_e5m2fnuz", float8_e8m0fnu: "Float8_e8m0fnu"}
 _REAL_OF = {complex64: float32, complex128: float64}
 #: The complex dtype of each float's parts; float16 has none here (complex32 is missing),
 #: so a float16 tensor meeting a complex scalar becomes complex64 (docs/differences.md).
@@ -154,19 +186,26 @@ def _candidate_names() -> str:
 #: Why a CUDA tensor cannot be bfloat16 (docs/cuda.md), for every place that would make one.
 BFLOAT16_ON_CUDA = ("bfloat16 is not supported on CUDA by minitorch_meta (CuPy has no "
                     "bfloat16 dtype); use float16 or float32")
+#: The dtypes CuPy has no equivalent of: CPU and meta tensors only.
+CPU_ONLY = frozenset({bfloat16}) | FLOAT8
 
 
 def refuse_on_device(d: dtype, device) -> None:
     """Refuse a tensor of dtype ``d`` on ``device`` (a ``Device``) that cannot hold it:
-    bfloat16 on CUDA. Called where tensors are made (factories) or converted (``to``).
+    bfloat16 or a float8 on CUDA. Called where tensors are made (factories) or converted
+    (``to``).
 
     Raises:
-        DtypeNotImplementedError: bfloat16 on a CUDA device.
+        DtypeNotImplementedError: bfloat16 or a float8 dtype on a CUDA device.
     """
-    if d is bfloat16 and device.type == "cuda":
+    if d in CPU_ONLY and device.type == "cuda":
         from .errors import DtypeNotImplementedError
 
-        raise DtypeNotImplementedError(BFLOAT16_ON_CUDA)
+        if d is bfloat16:
+            raise DtypeNotImplementedError(BFLOAT16_ON_CUDA)
+        raise DtypeNotImplementedError(
+            f"{d} is not supported on CUDA by minitorch_meta (CuPy has no 8-bit float "
+            "dtypes); keep float8 tensors on the CPU, or use float16 on CUDA")
 
 
 #: Why there is no ``complex32`` (``chalf``), for every place that is asked for it.
@@ -183,9 +222,15 @@ def default_complex_dtype() -> dtype:
 
 def complex_of(d: dtype) -> dtype:
     """The complex dtype an operand of dtype ``d`` meets a complex one in: its own for a
-    float or complex ``d`` (float16: complex64), else the default complex dtype."""
+    float or complex ``d`` (float16: complex64), else the default complex dtype.
+
+    Raises:
+        RuntimeError: for a float8 ``d``, which has no complex (PyTorch's error).
+    """
     if d.is_complex:
         return d
+    if d in FLOAT8:
+        return d.to_complex()  # (raises)
     return _COMPLEX_OF.get(d) or default_complex_dtype()
 
 
@@ -268,6 +313,8 @@ def promote(a: dtype, b: dtype) -> dtype:
     """The dtype of a binary op between tensors of dtypes ``a`` and ``b``."""
     a_rank, b_rank = a._rank, b._rank
     if a_rank != b_rank:
+        if a_rank == _FLOAT8_RANK or b_rank == _FLOAT8_RANK:
+            raise RuntimeError(float8_promotion_error(a, b))
         wider = a if a_rank > b_rank else b
         if wider in UNSIGNED_SHELL or (wider.is_complex and (a in UNSIGNED_SHELL
                                                               or b in UNSIGNED_SHELL)):
@@ -278,8 +325,17 @@ def promote(a: dtype, b: dtype) -> dtype:
         return wider
     if a is b:
         return a
+    if a_rank == _FLOAT8_RANK:  # two different float8 dtypes
+        raise RuntimeError(float8_promotion_error(a, b))
     # uint8 with int8, float16 with bfloat16: the smallest type holding both
     return float32 if a.is_floating_point else int16
+
+
+def float8_promotion_error(a: dtype, b: dtype) -> str:
+    """PyTorch's refusal to promote a float8 dtype with any other dtype."""
+    return (f"Promotion for Float8 Types is not supported, attempted to promote "
+            f"{SCALAR_TYPE_NAMES[a]} and {SCALAR_TYPE_NAMES[b]}; convert the float8 operand "
+            "first, e.g. with .float()")
 
 
 def shell_promotion_error(a: dtype, b: dtype) -> str:

@@ -19,7 +19,9 @@ from . import dtypes
 from .backends.registry import get_backend
 from .device import to_device
 from .errors import DtypeNotImplementedError, ShapeError
+from .float8_casts import to_float8
 from .int_arguments import varargs_or_keyword
+from .ops import float8_shell
 from .ops.elementwise import _finite_range
 from .ops.masked import fill_number
 from .ops.unsigned_shell import refuse_dtype
@@ -62,7 +64,7 @@ def _setup(dtype, device, default=None):
     else:
         dtype = default if default is not None else dtypes.get_default_dtype()
     device = to_device(device)
-    if dtype is dtypes.bfloat16:
+    if dtype in dtypes.CPU_ONLY:
         dtypes.refuse_on_device(dtype, device)
     return dtype, get_backend(device)
 
@@ -88,7 +90,10 @@ def full(size, fill_value: Number, *, dtype=None, layout=None, device=None,
     dtype, backend = _setup(dtype, device, _full_dtype(fill_value))
     # -1 wraps in uint8, 300 is refused
     fill_value = fill_number("full", fill_value, dtype, "fill_value")
-    return _finish(backend.full(_sizes((size,)), fill_value, dtype), backend, requires_grad)
+    shape = _sizes((size,))
+    if dtype in dtypes.FLOAT8:
+        float8_shell.check_fill("full", fill_value, dtype, math.prod(shape))
+    return _finish(backend.full(shape, fill_value, dtype), backend, requires_grad)
 
 
 def _full_dtype(fill_value):
@@ -206,6 +211,7 @@ def randint(low: int = 0, high: int | None = None, size=None, *, generator=None,
     if high <= low:
         raise ValueError(f"randint: expected low < high, got low={low} and high={high}")
     dtype, backend = _setup(dtype, device, dtypes.int64)
+    float8_shell.refuse_factory("randint", dtype, "random_update_from_to")
     rng = generator_for(generator, backend)
     shape = _sizes((size,))  # a tuple, a list or a single int
     return _finish(backend.integers(shape, low, high, dtype, rng), backend, requires_grad)
@@ -238,12 +244,15 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
     return _finish(backend.permutation(int(n), dtype, rng), backend, requires_grad)
 
 
+#: ml_dtypes' NumPy dtypes (bfloat16 and the float8s): kept as they are by ``tensor()``
+_ML_DTYPES = frozenset(d.numpy for d in dtypes.CPU_ONLY)
 #: PyTorch's kernel that refuses a dtype without floating-point values, by factory
 _SAMPLING_KERNELS = {"rand": "check_uniform_bounds", "randn": "normal_kernel_cpu",
                      "normal": "normal_kernel_cpu"}
 
 
 def _require_float(name: str, dtype) -> None:
+    float8_shell.refuse_factory(name, dtype, _SAMPLING_KERNELS[name])
     if not dtype.is_floating_point and not dtype.is_complex:
         raise DtypeNotImplementedError(
             f'"{_SAMPLING_KERNELS[name]}" not implemented for '
@@ -323,7 +332,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False) -> Ten
         if dtype is dtypes.uint64:  # (NumPy makes float64 of ints beyond int64 with others)
             array = _uint64_array(data)
         _check_fits(array, dtype)
-    if (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
+    if dtype in dtypes.FLOAT8:  # PyTorch's rounding, saturation and NaNs (float8_casts.py)
+        array = to_float8(array, dtype)
+    elif (dtype.is_floating_point or dtype.is_complex) and array.dtype.itemsize > dtype.itemsize:
         with np.errstate(over="ignore"):  # beyond the range is inf, silently as in PyTorch
             array = array.astype(dtype.numpy)
     array = array.astype(dtype.numpy, copy=False)
@@ -388,8 +399,8 @@ def _infer_dtype(data, array: np.ndarray, from_numpy_data: bool):
     if array.dtype.kind == "c":  # Python complex numbers: the default complex dtype
         return dtypes.from_numpy(array.dtype) if from_numpy_data else \
             dtypes.default_complex_dtype()
-    if array.dtype == dtypes.bfloat16.numpy:  # ml_dtypes' (a NumPy "void" kind)
-        return dtypes.bfloat16
+    if array.dtype in _ML_DTYPES:  # ml_dtypes' bfloat16 and float8 (kinds "V" and "f")
+        return dtypes.BY_NUMPY[array.dtype]
     if array.size == 0:
         return dtypes.get_default_dtype()
     if array.dtype == object and not from_numpy_data:

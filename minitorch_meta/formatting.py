@@ -203,7 +203,13 @@ class _Formatter:
         if not self.floating:
             self.width = max((len(str(v)) for v in flat.tolist()), default=1)
             return
-        finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
+        if dtype is dtypes.float8_e8m0fnu:
+            # PyTorch's isfinite calls its NaN finite, and its "zero" is 2 ** -127 (bits 0):
+            # a NaN among the values then turns scientific notation off, as there
+            wide = flat.astype(np.float64)
+            finite = wide[wide != 2.0 ** -127]
+        else:
+            finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
         if finite.size == 0:
             return
         magnitude = np.abs(finite)

@@ -76,10 +76,11 @@ def _write_archive(handle, manifest: dict, arrays: list[np.ndarray]) -> None:
 
 
 def _savable_array(t: Tensor) -> np.ndarray:
-    """A CPU tensor's data as an array ``.npy`` holds: a bfloat16 one as its uint16 bits
-    (``.npy`` knows only NumPy's own dtypes; the manifest's dtype says to view them back)."""
-    if t.dtype is dtypes.bfloat16:
-        return t._data.view(np.uint16)
+    """A CPU tensor's data as an array ``.npy`` holds: a bfloat16 one as its uint16 bits, a
+    float8 one as its uint8 bits (``.npy`` knows only NumPy's own dtypes; the manifest's
+    dtype says to view them back)."""
+    if t.dtype in dtypes.CPU_ONLY:
+        return t._data.view(np.uint16 if t.dtype is dtypes.bfloat16 else np.uint8)
     return t.numpy()
 
 
@@ -323,7 +324,8 @@ class _Decoder:
             dtype = dtypes.from_name(str(node.get("dtype")))
         except TypeError:
             raise self.error(path, f"unknown tensor dtype {node.get('dtype')!r}") from None
-        if dtype is dtypes.bfloat16 and array.dtype == np.uint16:
+        if dtype in dtypes.CPU_ONLY and array.dtype.kind == "u" \
+                and array.dtype.itemsize == dtype.itemsize:
             array = array.view(dtype.numpy)  # stored as its bits (see _savable_array)
         if array.dtype != dtype.numpy:
             raise self.error(path, f"array dtype {array.dtype} differs from the tensor's {dtype}")

@@ -26,7 +26,7 @@ from .functions import sub as _sub
 from .hooks import HookDict, add_hook
 from .inplace_autograd import assigned, follows_graph, recorded_inplace
 from .memory_formats import contiguous_format
-from .ops import unsigned_shell
+from .ops import float8_shell, unsigned_shell
 from .ops.function import _observers as _op_observers  # a list, changed in place only
 from .ops.layout import Clone, GetItem
 from .ops.masked import fill_number
@@ -228,9 +228,10 @@ class Tensor(TensorMethods):
         if self.is_cuda:
             raise TypeError("can't convert a cuda tensor to numpy: use tensor.cpu() first to copy "
                             "it to host memory")
-        if self._dtype is dtypes.bfloat16:  # PyTorch's refusal: NumPy itself has no bfloat16
-            raise TypeError("Got unsupported ScalarType BFloat16: NumPy has no bfloat16 type; "
-                            "convert first, e.g. tensor.float().numpy()")
+        if self._dtype in dtypes.CPU_ONLY:  # PyTorch's refusal: NumPy itself has no such type
+            name = dtypes.SCALAR_TYPE_NAMES[self._dtype]
+            raise TypeError(f"Got unsupported ScalarType {name}: NumPy has no {self._dtype.name} "
+                            "type; convert first, e.g. tensor.float().numpy()")
         return self._backend.to_numpy(self._data)
 
     def _host(self):
@@ -423,7 +424,7 @@ class Tensor(TensorMethods):
         device, dtype, copy = _parse_to(args, kwargs)
         device = self.device if device is None else to_device(device)
         dtype = self._dtype if dtype is None else dtypes.to_dtype(dtype)
-        if dtype is dtypes.bfloat16:
+        if dtype in dtypes.CPU_ONLY:
             dtypes.refuse_on_device(dtype, device)
         from .backends.registry import get_backend
 
@@ -653,11 +654,16 @@ class Tensor(TensorMethods):
     __itruediv__ = div_
 
     def zero_(self) -> Tensor:
-        return self.fill_(0)
+        return self._fill("zero_", 0)
 
     def fill_(self, value: Number) -> Tensor:
-        self._check_inplace("fill_")
-        value = fill_number("fill_", value, self._dtype)  # -1 wraps in uint8, 300 is refused
+        return self._fill("fill_", value)
+
+    def _fill(self, op: str, value: Number) -> Tensor:
+        self._check_inplace(op)
+        value = fill_number(op, value, self._dtype)  # -1 wraps in uint8, 300 is refused
+        if op == "fill_" and self._dtype in dtypes.FLOAT8:  # (zero_ writes zero bits)
+            float8_shell.check_fill(op, value, self._dtype, self.numel())
         self._store(Ellipsis, value, same_value_everywhere=True)
         self._carry_tangent(None)
         return self
@@ -735,6 +741,8 @@ class Tensor(TensorMethods):
         else:
             if self._dtype in dtypes.UNSIGNED_SHELL:
                 unsigned_shell.check_setitem(self, index)
+            elif self._dtype in dtypes.FLOAT8:
+                float8_shell.check_setitem(self, index, value)
             real, stand_in = _prepare_index(index, self)
             basic = is_basic_index(stand_in)
         target = indexing_shape(self._data.shape, self._dtype.numpy, stand_in)

@@ -46,6 +46,9 @@ class finfo:  # noqa: N801 - PyTorch's name
         if not dtype.is_floating_point:
             raise TypeError(f"torch.finfo() requires a floating point input type, got {dtype}. "
                             "Use torch.iinfo to handle integer types")
+        if dtype in dtypes.FLOAT8:
+            self._float8(dtype)
+            return
         fraction, exponent = (_BFLOAT16_LAYOUT if dtype is dtypes.bfloat16
                               else _IEEE_LAYOUT[dtype.itemsize])
         max_exponent = 2 ** (exponent - 1) - 1
@@ -53,6 +56,14 @@ class finfo:  # noqa: N801 - PyTorch's name
         self.eps = 2.0 ** -fraction
         self.min, self.max = _finite_range(dtype)
         self.tiny = self.smallest_normal = 2.0 ** (1 - max_exponent)
+        self.resolution = 10.0 ** -math.floor(-math.log10(self.eps))
+        self.dtype = dtype.name
+
+    def _float8(self, dtype) -> None:
+        """PyTorch's numbers of an 8-bit float (``dtypes.FLOAT8_LIMITS``)."""
+        self.bits = 8
+        self.eps, self.max, self.min, self.tiny = dtypes.FLOAT8_LIMITS[dtype]
+        self.smallest_normal = self.tiny
         self.resolution = 10.0 ** -math.floor(-math.log10(self.eps))
         self.dtype = dtype.name
 

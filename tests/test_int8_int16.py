@@ -55,11 +55,17 @@ def test_numpy_arrays_keep_the_new_dtypes(dtype, device):
 
 
 # -- promotion: every pair of our dtypes, exhaustively ----------------------------------------
+def _promoted(module, a: str, b: str) -> str:
+    """The promoted dtype, or the error's PyTorch part (a float8 with another dtype)."""
+    try:
+        return str(module.promote_types(getattr(module, a), getattr(module, b)))
+    except RuntimeError as error:
+        return str(error).split(";")[0]
+
+
 def test_promote_types_equals_pytorchs_for_every_pair():
-    wrong = [f"{a} {b}: {mt.promote_types(getattr(mt, a), getattr(mt, b))}"
-             for a, b in itertools.product(NAMES, NAMES)
-             if str(mt.promote_types(getattr(mt, a), getattr(mt, b)))
-             != str(torch.promote_types(getattr(torch, a), getattr(torch, b)))]
+    wrong = [f"{a} {b}: {_promoted(mt, a, b)}" for a, b in itertools.product(NAMES, NAMES)
+             if _promoted(mt, a, b) != _promoted(torch, a, b)]
     assert not wrong
 
 
@@ -76,6 +82,8 @@ def test_binary_ops_promote_as_pytorch_with_0d_operands(shapes):
     """``a + b`` and ``result_type`` for every pair of dtypes, 0-d operands included."""
     wrong = []
     for a, b in itertools.product(NAMES, NAMES):
+        if "float8" in a + b:
+            continue  # no promotion and few kernels: tests/test_float8.py
         ours = [mt.ones(s, dtype=getattr(mt, d)) for d, s in zip((a, b), shapes)]
         theirs = [torch.ones(s, dtype=getattr(torch, d)) for d, s in zip((a, b), shapes)]
         expected = str(torch.result_type(*theirs))

@@ -6,7 +6,9 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
 from ..device import CPU
+from ..float8_casts import float8_multiply, from_float8, to_float8
 from . import numpy_erf, numpy_rng_state
 from .host_allocator import keep_large_buffers
 from .numpy_minmax import scalar_operand_minmax
@@ -23,6 +25,25 @@ warnings.filterwarnings("ignore", category=RuntimeWarning,
                         module=r"minitorch_meta\.backends\.")
 
 
+def _as_strided(a, shape=None, strides=None, **options):
+    """NumPy's ``as_strided``, which cannot read the array interface of ml_dtypes'
+    float8_e5m2 (typestr ``<f1``): that one is strided as its bytes."""
+    if a.dtype == _E5M2:
+        return np.lib.stride_tricks.as_strided(a.view(np.uint8), shape, strides,
+                                               **options).view(_E5M2)
+    return np.lib.stride_tricks.as_strided(a, shape, strides, **options)
+
+
+def _is_float8(array_dtype) -> bool:
+    """Whether an array's dtype is a float8 one: NumPy has no other 1-byte float (ml_dtypes'
+    are of kind "V", but float8_e5m2 of kind "f"). Two reads, on the paths every dtype takes."""
+    return array_dtype.itemsize == 1 and array_dtype.kind in "fV"
+
+
+_E5M2 = dtypes.float8_e5m2.numpy
+_FLOAT8 = dtypes.FLOAT8
+
+
 class NumpyBackend(XpBackend):
     """Arrays are ``numpy.ndarray``; GEMMs go to NumPy's BLAS."""
 
@@ -32,12 +53,46 @@ class NumpyBackend(XpBackend):
     half_gemm_dtype = np.float32
 
     def __init__(self):
-        super().__init__(CPU, np, np.lib.stride_tricks.as_strided)
+        super().__init__(CPU, np, _as_strided)
         # Large temporaries are reused from the heap rather than page-faulted every step.
         self.keeps_large_buffers = keep_large_buffers()
         # Relu's max(x, 0): NumPy's loop for a scalar operand is 3x slower than for arrays.
         for name, ufunc in (("maximum", np.maximum), ("minimum", np.minimum)):
             self._binary[name] = scalar_operand_minmax(ufunc)
+        # float8 tensors' product (ops/float8_shell.py points ``Mul`` at it), and the
+        # float8_e8m0fnu ``isfinite`` of PyTorch, True everywhere (NaN too)
+        self._binary["float8_mul"] = float8_multiply
+        self._unary["all_true"] = lambda a: np.ones(a.shape, np.bool_)
+
+    # -- the float8 dtypes (CPU only): PyTorch's conversions, not ml_dtypes' own ---------
+    def astype(self, a, dtype):
+        # (XpBackend.astype's lines repeated, not called: this runs for every conversion)
+        source = a.dtype
+        kind = source.kind
+        if source.itemsize == 1 and kind in "fV":  # float8 (_is_float8, inlined)
+            return from_float8(a, dtypes.BY_NUMPY[source], dtype)
+        if dtype.restricted and dtype in _FLOAT8:
+            return to_float8(a, dtype)
+        if kind == "c" and not dtype.is_complex:
+            a = a.real  # what PyTorch keeps (NumPy would warn before doing it)
+        return a.astype(dtype.numpy, copy=False)
+
+    def full(self, shape, value, dtype):
+        if dtype.restricted and dtype in _FLOAT8:
+            return np.full(shape, to_float8(np.asarray(value), dtype)[()], dtype.numpy)
+        return super().full(shape, value, dtype)
+
+    def matmul(self, a, b):
+        if _is_float8(a.dtype):  # in float32, rounded once
+            d = dtypes.BY_NUMPY[a.dtype]
+            return to_float8(super().matmul(from_float8(a, d, dtypes.float32),
+                                            from_float8(b, d, dtypes.float32)), d)
+        return super().matmul(a, b)
+
+    def setitem(self, a, index, value):
+        if _is_float8(a.dtype) and getattr(value, "dtype", None) != a.dtype:
+            value = to_float8(np.asarray(value), dtypes.BY_NUMPY[a.dtype])
+        a[index] = value
 
     def to_numpy(self, a):
         return a

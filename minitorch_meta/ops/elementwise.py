@@ -843,6 +843,8 @@ def _bound_scalar(op: str, name: str, value, dtype):
     # inf and NaN are values of a float dtype (a float bound means a float dtype); a
     # finite number beyond the dtype's range is not
     fits = (isinstance(value, float) and not math.isfinite(value)) or low <= value <= high
+    if dtype in dtypes.FLOAT8:  # unchecked, as PyTorch; the backend converts it
+        return value
     if not fits:
         raise RuntimeError(f"{op}: value cannot be converted to type {dtype} without overflow "
                            f"({name}={value!r})")
@@ -859,6 +861,9 @@ def _finite_range(dtype) -> tuple:
     """The smallest and largest finite values of ``dtype`` (bool excluded). From its width,
     not from NumPy: ops name no array library (see tests/backends/test_cuda_static.py)."""
     bits = 8 * dtype.itemsize
+    if dtype in dtypes.FLOAT8:
+        _, largest, smallest, _ = dtypes.FLOAT8_LIMITS[dtype]
+        return smallest, largest
     if dtype.is_floating_point:
         largest = _BFLOAT16_MAX if dtype is dtypes.bfloat16 else _FLOAT_MAX[dtype.itemsize]
         return -largest, largest

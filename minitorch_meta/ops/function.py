@@ -33,7 +33,7 @@ from types import MappingProxyType
 from ..autograd import AccumulateGrad
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph_node import GraphNode
-from ..dtypes import UNSIGNED_SHELL as _SHELL
+from ..dtypes import SHELL as _SHELL
 from ..errors import DeviceError
 from ..tensor_arguments import not_a_tensor_error
 from ..versions import modified_error
@@ -142,7 +142,7 @@ class Function(GraphNode):
                 raise type_error from None
             raise
         if restricted:  # (after the shape rule, which sets the dtype the op computes in)
-            for t in inputs:  # uint16/32/64 run only the few ops PyTorch runs on them
+            for t in inputs:  # uint16/32/64, float8: only the few ops PyTorch runs on them
                 if t is not None and t._dtype in _SHELL:
                     unsigned_shell.check(self, inputs)
                     break

@@ -17,6 +17,7 @@ import itertools
 import math
 
 from .. import dtypes
+from . import float8_shell
 from .elementwise import _bound_scalar
 from .function import Function
 from .linear_gradient import LinearGradient
@@ -63,6 +64,9 @@ def fill_value(value, dtype):
         RuntimeError for a value the dtype cannot hold (NaN into int, -1 into uint8).
     """
     value = 0 if value is None else value
+    if dtype in dtypes.FLOAT8:  # PyTorch checks it; the backend converts it
+        float8_shell.check_fill("pad", value, dtype)
+        return value
     if dtype is dtypes.bool_:
         return dtype.numpy.type(bool(value))
     if not dtype.is_floating_point and isinstance(value, float) and math.isfinite(value):

@@ -217,6 +217,8 @@ def indexing_shape(shape, dtype, index) -> tuple:
     fast = _basic_indexing_shape(shape, index)
     if fast is not None:
         return fast
+    if dtype.itemsize == 1:  # any 1-byte dtype indexes alike (and float8_e5m2's array
+        dtype = np.uint8     # interface is one NumPy's as_strided cannot read)
     stand_in = np.lib.stride_tricks.as_strided(np.zeros((), dtype), shape=shape,
                                                strides=(0,) * len(shape))
     try:

@@ -15,6 +15,7 @@ dtypes, so an op refuses them on every backend alike, without a line in the op i
 from __future__ import annotations
 
 from .. import dtypes
+from . import float8_shell
 
 _SHELL = dtypes.UNSIGNED_SHELL
 
@@ -22,7 +23,12 @@ _SHELL = dtypes.UNSIGNED_SHELL
 def check(function, inputs) -> None:
     """Raise PyTorch's ``NotImplementedError`` if ``function``, given ``inputs`` of which
     one has a shell dtype, would compute in a shell dtype PyTorch has no kernel of it for
-    (called after the op's shape rule, which sets the dtype it computes in)."""
+    (called after the op's shape rule, which sets the dtype it computes in). A float8
+    input is ``float8_shell``'s to judge."""
+    for t in inputs:
+        if t is not None and t._dtype in dtypes.FLOAT8:
+            float8_shell.check(function, inputs, t._dtype)
+            return
     # Elementwise ops name the dtype they compute in (``Binary.compute_dtype``,
     # ``Unary.out_dtype``): another dtype means the inputs were converted first.
     computed = getattr(function, "compute_dtype", None) or getattr(function, "out_dtype", None)
@@ -41,10 +47,12 @@ def refusal(op: str, dtype: dtypes.dtype) -> str:
             ".to(torch.int64)")
 
 
-def refuse_dtype(op: str, dtype: dtypes.dtype) -> None:
-    """Refuse a shell ``dtype`` in a factory PyTorch has no kernel of it for (``arange``)."""
+def refuse_dtype(op: str, dtype: dtypes.dtype, kernel: str | None = None) -> None:
+    """Refuse a shell ``dtype`` (a float8 one too) in a factory PyTorch has no kernel of it
+    for (``arange``); ``kernel`` is PyTorch's name of the kernel, if not ``op``."""
     if dtype in _SHELL:
         raise NotImplementedError(refusal(op, dtype))
+    float8_shell.refuse_factory(op, dtype, kernel)
 
 
 def check_setitem(tensor, index) -> None:

@@ -157,6 +157,7 @@ NUMPY_ALLOWED = {
     "backends/numpy_scatter.py": "the NumPy backend's scatter-add (CuPy has cupyx.scatter_add)",
     "backends/meta.py": "NumPy dtypes and broadcast_shapes describe shapes, no data",
     "dtypes.py": "our dtypes wrap NumPy dtype objects",
+    "float8_casts.py": "float8 exists on the CPU only: PyTorch's conversions on NumPy arrays",
     "ops/shapes.py": "shape rules use NumPy only on shapes and zero-size stand-ins",
     "factories.py": "host data (lists, NumPy arrays) is parsed before backend.asarray",
     "formatting.py": "printing works on the host copy from backend.to_numpy",
