@@ -441,8 +441,12 @@ class TensorMethods:
     unfold, tile, repeat_interleave = LF.unfold, LF.tile, LF.repeat_interleave
     tensor_split, hsplit, vsplit, dsplit = LF.tensor_split, LF.hsplit, LF.vsplit, LF.dsplit
     split_with_sizes = LF.split_with_sizes
-    rot90, fliplr, flipud, ravel, broadcast_to = (
-        LF.rot90, LF.fliplr, LF.flipud, LF.ravel, LF.broadcast_to)
+    rot90, fliplr, flipud, ravel = LF.rot90, LF.fliplr, LF.flipud, LF.ravel
+
+    def broadcast_to(self, *shape, size=None):
+        """``x.broadcast_to(2, 4)``, ``x.broadcast_to((2, 4))`` and ``size=`` alike (the
+        function ``torch.broadcast_to`` takes one size, as PyTorch's)."""
+        return LF.broadcast_to(self, _ints_given("broadcast_to", "size", shape, size))
     # order statistics and quantiles (statistics_functions.py)
     argsort, msort, kthvalue, median, nanmedian, mode = (
         ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)

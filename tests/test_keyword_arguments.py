@@ -40,11 +40,14 @@ def _same(ours, theirs) -> None:
     lambda t, x: t.vsplit(x.reshape(3, 4), indices=[1]),
     lambda t, x: t.dsplit(x.reshape(1, 2, 6), sections=3),
     lambda t, x: x.reshape(3, 4).hsplit(indices=[1, 3]),
+    lambda t, x: x.broadcast_to(2, 12),
+    lambda t, x: x.broadcast_to(size=(2, 12)),
 ], ids=["view size", "reshape shape", "expand size", "permute dims", "repeat repeats",
         "flip dims", "new_zeros size", "new_ones size", "new_empty size", "new_zeros 0-d",
         "tensor_split sections", "tensor_split indices", "tensor_split tensor",
         "Tensor.tensor_split sections", "hsplit sections", "vsplit indices",
-        "dsplit sections", "Tensor.hsplit indices"])
+        "dsplit sections", "Tensor.hsplit indices", "broadcast_to ints",
+        "broadcast_to size"])
 def test_a_keyword_of_pytorchs_overloads_is_taken(torch_ref, call):
     x, tx = mt.arange(12.0), torch_ref.arange(12.0)
     _same(call(mt, x), call(torch_ref, tx))
