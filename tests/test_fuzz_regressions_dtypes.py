@@ -1,0 +1,247 @@
+"""Regressions found by fuzzing every shared function and Tensor method over the twelve
+dtypes (one tensor, two tensors, a tensor and a Python number) against PyTorch: one test per
+root cause, compared with the ``torch_ref`` fixture."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import minitorch_meta as mt
+
+Z = [[-1.5 + 0.5j, 0.5 - 1j, 2.0], [0.25j, 3.25 + 1j, -0.75 - 0.25j]]
+
+
+def _pair(torch_ref, data, dtype, device="cpu", requires_grad=False):
+    """The same data as a PyTorch tensor and a minitorch_meta one of ``dtype`` (a name)."""
+    t = torch_ref.tensor(data, dtype=getattr(torch_ref, dtype), requires_grad=requires_grad)
+    m = mt.tensor(data, dtype=getattr(mt, dtype), device=device, requires_grad=requires_grad)
+    return t, m
+
+
+def _same(m, t, rtol=1e-6, atol=1e-7):
+    assert str(m.dtype) == str(t.dtype)
+    assert tuple(m.shape) == tuple(t.shape)
+    np.testing.assert_allclose(m.detach().cpu().numpy(), t.detach().numpy(), rtol=rtol,
+                               atol=atol)
+
+
+# -- a complex value converted to bool is "nonzero" (it was the real part's truth) ----------
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("how", ["bool", "to", "copy_", "type_as", "new_tensor"])
+def test_complex_to_bool_tests_both_parts(torch_ref, device, dtype, how):
+    """``tensor(0.25j).bool()`` is True, as PyTorch's, without the complex-to-real warning."""
+    t, m = _pair(torch_ref, Z, dtype, device)
+
+    def convert(lib, x):
+        if how == "bool":
+            return x.bool()
+        if how == "to":
+            return x.to(lib.bool)
+        if how == "copy_":
+            return lib.zeros(2, 3, dtype=lib.bool, device=x.device).copy_(x)
+        if how == "type_as":
+            return x.type_as(lib.zeros(1, dtype=lib.bool, device=x.device))
+        return lib.zeros(1, dtype=lib.bool, device=x.device).new_tensor(x.detach())
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="To copy construct")
+        warnings.filterwarnings("error", message="Casting complex values")
+        expected, got = convert(torch_ref, t), convert(mt, m)
+    _same(got, expected)
+    assert got[1, 0].item() is True
+
+
+def test_complex_to_real_still_keeps_the_real_part_and_warns(torch_ref):
+    t, m = _pair(torch_ref, Z, "complex64")
+    with pytest.warns(UserWarning, match="discards the imaginary part"):
+        got = m.to(mt.int32)
+    _same(got, t.real.to(torch_ref.int32))
+
+
+# -- float_power of a complex operand is complex128 (it cast to float64: the real part) ----
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("exponent", [2, 1.5 - 0.5j, 0.5])
+def test_float_power_of_a_complex_tensor_is_complex128(torch_ref, dtype, exponent):
+    t, m = _pair(torch_ref, Z, dtype)
+    _same(mt.float_power(m, exponent), torch_ref.float_power(t, exponent), rtol=1e-12)
+    _same(m.float_power(exponent), t.float_power(exponent), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_float_power_of_a_real_tensor_to_a_complex_number_is_complex128(torch_ref, dtype):
+    t, m = _pair(torch_ref, [[1.5, 2.0, 0.0]], dtype)
+    _same(mt.float_power(m, 2 + 1j), torch_ref.float_power(t, 2 + 1j), rtol=1e-12)
+
+
+# -- ldexp with a complex operand (a complex exponent was cast to float32) ------------------
+@pytest.mark.parametrize("input_dtype,other_dtype", [
+    ("complex64", "complex64"), ("complex128", "complex64"), ("int16", "complex128"),
+    ("float32", "complex64"), ("float64", "complex64"), ("complex64", "int32"),
+    ("complex64", "bfloat16"), ("complex64", "float64"), ("bool", "complex64"),
+])
+def test_ldexp_with_complex_operands(torch_ref, input_dtype, other_dtype):
+    t, m = _pair(torch_ref, [[1.5, -2.0, 3.0]], input_dtype)
+    other = [[1.25, 2.0, -1.0]] if "complex" not in other_dtype else [[1.25 + 0.5j, 2, -1j]]
+    to, mo = _pair(torch_ref, other, other_dtype)
+    _same(mt.ldexp(m, mo), torch_ref.ldexp(t, to), rtol=1e-5)
+
+
+def test_ldexp_gradient_through_a_complex_exponent(torch_ref):
+    t, m = _pair(torch_ref, [1.5 + 1j, -2.0], "complex128", requires_grad=True)
+    to, mo = _pair(torch_ref, [0.5 - 1j, 2.0], "complex128", requires_grad=True)
+    torch_ref.ldexp(t, to).abs().sum().backward()
+    mt.ldexp(m, mo).abs().sum().backward()
+    _same(m.grad, t.grad, rtol=1e-10)
+    _same(mo.grad, to.grad, rtol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_ldexp_refuses_a_bool_exponent_beside_a_float_input(torch_ref, dtype):
+    """PyTorch's CPU kernel has no (float, bool) case; ours multiplied."""
+    for lib in (torch_ref, mt):
+        x = lib.tensor([1.5, 2.0], dtype=getattr(lib, dtype))
+        with pytest.raises(NotImplementedError):
+            lib.ldexp(x, lib.tensor([True, False]))
+
+
+def test_ldexp_in_place_refuses_a_complex_result_in_a_real_tensor(torch_ref):
+    for lib in (torch_ref, mt):
+        with pytest.raises(RuntimeError):
+            lib.tensor([1.5, 2.0]).ldexp_(lib.tensor([1j, 2], dtype=lib.complex64))
+
+
+# -- adjoint / mH / H conjugate a complex tensor (they only transposed) ---------------------
+@pytest.mark.parametrize("how", ["adjoint", "torch.adjoint", "mH", "H"])
+def test_adjoint_conjugates(torch_ref, how):
+    t, m = _pair(torch_ref, Z, "complex64")
+
+    def apply(lib, x):
+        return {"adjoint": lambda: x.adjoint(), "torch.adjoint": lambda: lib.adjoint(x),
+                "mH": lambda: x.mH, "H": lambda: x.H}[how]()
+
+    _same(apply(mt, m), apply(torch_ref, t).resolve_conj())
+
+
+def test_h_of_a_0d_complex_tensor_conjugates(torch_ref):
+    t, m = _pair(torch_ref, 1 + 2j, "complex64")
+    with pytest.warns(UserWarning, match="deprecated on 0-D"):
+        got = m.H
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = t.H.resolve_conj()
+    _same(got, expected)
+
+
+def test_adjoint_of_a_real_tensor_is_still_a_view():
+    x = mt.tensor([[1.0, 2.0]])
+    x.adjoint()[0, 0] = 5.0
+    assert x[0, 0].item() == 5.0
+
+
+# -- cov of complex variables is Hermitian (it took the plain transpose) --------------------
+@pytest.mark.parametrize("weights", [None, "fweights", "aweights"])
+def test_cov_of_complex_variables(torch_ref, weights):
+    t, m = _pair(torch_ref, Z, "complex128")
+    kwargs_t, kwargs_m = {}, {}
+    if weights == "fweights":
+        kwargs_t[weights], kwargs_m[weights] = torch_ref.tensor([1, 2, 1]), mt.tensor([1, 2, 1])
+    elif weights == "aweights":
+        kwargs_t[weights] = torch_ref.tensor([0.5, 2.0, 1.0], dtype=torch_ref.float64)
+        kwargs_m[weights] = mt.tensor([0.5, 2.0, 1.0], dtype=mt.float64)
+    _same(mt.cov(m, **kwargs_m), torch_ref.cov(t, **kwargs_t), rtol=1e-12, atol=1e-12)
+
+
+# -- a Python number filling a complex tensor is not truncated to an integer ----------------
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("value", [2.5, -0.75, 1 - 2j])
+def test_fill_and_fill_diagonal_of_a_complex_tensor(torch_ref, dtype, value):
+    t, m = _pair(torch_ref, Z, dtype)
+    _same(mt.fill(m, value), torch_ref.fill(t, value))
+    _same(m.clone().fill_diagonal_(value), t.clone().fill_diagonal_(value))
+    _same(m.clone().fill_(value), t.clone().fill_(value))
+
+
+# -- a complex Python number filling a real tensor: kept with a zero imaginary part, refused
+# -- (RuntimeError) with another, by truth in bool (a TypeError, or silently the real part)
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "int8", "uint8", "bool"])
+@pytest.mark.parametrize("value", [1 + 0j, 2 - 1j])
+@pytest.mark.parametrize("how", ["fill_", "fill", "full_like", "full", "fill_diagonal_",
+                                 "masked_fill", "scatter"])
+def test_complex_fill_value_into_a_real_tensor(torch_ref, dtype, value, how):
+    def apply(lib):
+        x = lib.zeros(2, 2, dtype=getattr(lib, dtype))
+        if how == "fill_":
+            return x.fill_(value)
+        if how == "fill":
+            return lib.fill(x, value)
+        if how == "full_like":
+            return lib.full_like(x, value)
+        if how == "full":
+            return lib.full((2, 2), value, dtype=x.dtype)
+        if how == "fill_diagonal_":
+            return x.fill_diagonal_(value)
+        if how == "masked_fill":
+            return x.masked_fill(lib.tensor([[True, False], [False, True]]), value)
+        return x.scatter(0, lib.tensor([[1, 0]]), value=value)
+
+    try:
+        expected = apply(torch_ref)
+    except RuntimeError:
+        with pytest.raises(RuntimeError, match="cannot be converted"):
+            apply(mt)
+        return
+    got = apply(mt)
+    assert str(got.dtype) == str(expected.dtype)
+    np.testing.assert_array_equal(got.float().numpy(), expected.float().numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bool"])
+def test_index_fill_refuses_any_complex_value_in_a_real_tensor(torch_ref, dtype):
+    for lib in (torch_ref, mt):
+        with pytest.raises(RuntimeError, match="Converting complex Scalar to non-complex"):
+            lib.zeros(2, 2, dtype=getattr(lib, dtype)).index_fill(0, lib.tensor([1]), 1 + 0j)
+
+
+# -- dist of complex tensors is the norm of the moduli (it refused complex) -----------------
+@pytest.mark.parametrize("p", [2, 1, 0, 3, float("inf")])
+def test_dist_of_complex_tensors(torch_ref, p):
+    t, m = _pair(torch_ref, Z, "complex128", requires_grad=True)
+    to, mo = _pair(torch_ref, [[0.5j, 1.0, -1.0], [2.0, 0.0, 1j]], "complex128")
+    expected, got = torch_ref.dist(t, to, p), mt.dist(m, mo, p)
+    _same(got, expected, rtol=1e-12)
+    if p != 0:
+        expected.backward()
+        got.backward()
+        _same(m.grad, t.grad, rtol=1e-10)
+
+
+def test_dist_of_complex64_is_float32(torch_ref):
+    t, m = _pair(torch_ref, Z, "complex64")
+    _same(mt.dist(m, m * 2), torch_ref.dist(t, t * 2), rtol=1e-6)
+
+
+# -- var / std / var_mean / std_mean of a complex tensor: a real spread (they refused) ------
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("op", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("dim,correction", [(None, 1), (1, 0), (0, 1)])
+def test_spread_of_a_complex_tensor(torch_ref, dtype, op, dim, correction):
+    t, m = _pair(torch_ref, Z, dtype)
+    expected = getattr(torch_ref, op)(t, dim, correction=correction)
+    got = getattr(mt, op)(m, dim, correction=correction)
+    for g, e in zip(got, expected) if op.endswith("mean") else [(got, expected)]:
+        _same(g, e, rtol=1e-5)
+
+
+def test_var_gradient_of_a_complex_tensor(torch_ref):
+    t, m = _pair(torch_ref, Z, "complex128", requires_grad=True)
+    (torch_ref.var(t) + t.std(1).sum()).backward()
+    (mt.var(m) + m.std(1).sum()).backward()
+    _same(m.grad, t.grad, rtol=1e-10)
+
+
+def test_var_of_an_integer_tensor_still_refuses(torch_ref):
+    with pytest.raises(RuntimeError, match="floating point and complex dtypes"):
+        mt.var(mt.tensor([1, 2, 3]))
