@@ -245,3 +245,24 @@ def test_var_gradient_of_a_complex_tensor(torch_ref):
 def test_var_of_an_integer_tensor_still_refuses(torch_ref):
     with pytest.raises(RuntimeError, match="floating point and complex dtypes"):
         mt.var(mt.tensor([1, 2, 3]))
+
+
+# -- hinge_embedding_loss of an integer input keeps its dtype (it promoted to float32) -----
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8"])
+@pytest.mark.parametrize("margin", [1.0, 1.5, 2, -1.5])
+@pytest.mark.parametrize("reduction", ["sum", "none", "mean"])
+def test_hinge_embedding_loss_of_an_integer_input(torch_ref, dtype, margin, reduction):
+    data, target = [[-2, 1, 3], [0, 5, -7]], [[1, -1, 1], [-1, 1, -1]]
+
+    def loss(lib):
+        x = lib.tensor(data).to(getattr(lib, dtype))
+        return lib.nn.functional.hinge_embedding_loss(x, lib.tensor(target), margin=margin,
+                                                      reduction=reduction)
+
+    try:
+        expected = loss(torch_ref)
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            loss(mt)
+        return
+    _same(loss(mt), expected)
