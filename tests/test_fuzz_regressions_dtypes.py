@@ -24,6 +24,8 @@ def _pair(torch_ref, data, dtype, device="cpu", requires_grad=False):
 def _same(m, t, rtol=1e-6, atol=1e-7):
     assert str(m.dtype) == str(t.dtype)
     assert tuple(m.shape) == tuple(t.shape)
+    if t.dtype == t.new_zeros(0).bfloat16().dtype:  # NumPy has no bfloat16
+        m, t = m.float(), t.float()
     np.testing.assert_allclose(m.detach().cpu().numpy(), t.detach().numpy(), rtol=rtol,
                                atol=atol)
 
@@ -266,3 +268,38 @@ def test_hinge_embedding_loss_of_an_integer_input(torch_ref, dtype, margin, redu
             loss(mt)
         return
     _same(loss(mt), expected)
+
+
+# -- LAPACK ops refuse bfloat16 as they refuse float16 (they factored it) -------------------
+_BF16_REFUSED = {
+    "linalg.qr": lambda lib, x: lib.linalg.qr(x), "linalg.svd": lambda lib, x: lib.linalg.svd(x),
+    "linalg.det": lambda lib, x: lib.linalg.det(x), "linalg.inv": lambda lib, x: lib.linalg.inv(x),
+    "linalg.eigh": lambda lib, x: lib.linalg.eigh(x),
+    "linalg.eig": lambda lib, x: lib.linalg.eig(x),
+    "linalg.eigvals": lambda lib, x: lib.linalg.eigvals(x),
+    "linalg.cholesky": lambda lib, x: lib.linalg.cholesky(x),
+    "linalg.solve": lambda lib, x: lib.linalg.solve(x, x),
+    "linalg.slogdet": lambda lib, x: lib.linalg.slogdet(x),
+    "linalg.svdvals": lambda lib, x: lib.linalg.svdvals(x),
+    "linalg.matrix_norm(nuc)": lambda lib, x: lib.linalg.matrix_norm(x, "nuc"),
+    "linalg.lstsq": lambda lib, x: lib.linalg.lstsq(x, x),
+    "qr": lambda lib, x: lib.qr(x), "svd": lambda lib, x: lib.svd(x),
+    "logdet": lambda lib, x: lib.logdet(x),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_BF16_REFUSED))
+def test_lapack_ops_refuse_bfloat16(torch_ref, op):
+    for lib, expected in ((torch_ref, RuntimeError), (mt, NotImplementedError)):
+        x = lib.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=lib.bfloat16)
+        with pytest.raises(RuntimeError) as caught, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.qr's and torch.svd's deprecation
+            _BF16_REFUSED[op](lib, x)  # PyTorch: NotImplementedError or RuntimeError
+        assert isinstance(caught.value, expected)
+    assert "BFloat16" in str(caught.value)
+
+
+def test_bfloat16_ops_without_factorisation_still_work(torch_ref):
+    t, m = _pair(torch_ref, [[2.0, 1.0], [1.0, 3.0]], "bfloat16")
+    _same(mt.linalg.matrix_norm(m), torch_ref.linalg.matrix_norm(t), rtol=1e-2)
+    _same(mt.linalg.matrix_power(m, 2), torch_ref.linalg.matrix_power(t, 2), rtol=1e-2)
