@@ -178,6 +178,9 @@ class TensorMethods:
         return self._inplace("neg_", F.neg)
 
     def abs_(self):
+        if self._dtype.is_complex:  # |z| is real: PyTorch refuses to write it back as complex
+            raise RuntimeError("In-place abs is not supported for complex tensors (use "
+                               "z.abs(), a real tensor)")
         return self._inplace("abs_", F.abs)
 
     def exp_(self):

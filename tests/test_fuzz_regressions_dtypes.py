@@ -303,3 +303,87 @@ def test_bfloat16_ops_without_factorisation_still_work(torch_ref):
     t, m = _pair(torch_ref, [[2.0, 1.0], [1.0, 3.0]], "bfloat16")
     _same(mt.linalg.matrix_norm(m), torch_ref.linalg.matrix_norm(t), rtol=1e-2)
     _same(mt.linalg.matrix_power(m, 2), torch_ref.linalg.matrix_power(t, 2), rtol=1e-2)
+
+
+# -- dtype checks PyTorch makes that were missing (each op computed something) --------------
+def _both_raise(torch_ref, make, error, match=None):
+    """``make(lib)`` raises ``error`` in PyTorch and here (ours with ``match`` in the
+    message, if given)."""
+    with pytest.raises(error):
+        make(torch_ref)
+    with pytest.raises(error, match=match):
+        make(mt)
+
+
+@pytest.mark.parametrize("how", ["y", "x", "x and y", "dx", "cumulative y", "cumulative x"])
+def test_trapezoid_refuses_bool_inputs(torch_ref, how):
+    def make(lib):
+        b, f = lib.tensor([True, False, True]), lib.tensor([0.0, 1.0, 3.0])
+        return {"y": lambda: lib.trapezoid(b), "x": lambda: lib.trapezoid(f, b),
+                "x and y": lambda: lib.trapz(b, b), "dx": lambda: lib.trapezoid(b, dx=2.0),
+                "cumulative y": lambda: lib.cumulative_trapezoid(b),
+                "cumulative x": lambda: lib.cumulative_trapezoid(f, b)}[how]()
+
+    _both_raise(torch_ref, make, RuntimeError, "received a bool input")
+
+
+def test_trapezoid_of_integers_still_works(torch_ref):
+    t, m = _pair(torch_ref, [[1, 2, 4]], "int64")
+    _same(mt.trapezoid(m), torch_ref.trapezoid(t))
+    _same(mt.cumulative_trapezoid(m, m), torch_ref.cumulative_trapezoid(t, t))
+
+
+@pytest.mark.parametrize("how", ["abs_", "absolute_", "torch.abs_"])
+def test_in_place_abs_refuses_complex(torch_ref, how):
+    def make(lib):
+        z = lib.tensor([1 + 1j, -2j])
+        return {"abs_": z.abs_, "absolute_": z.absolute_,
+                "torch.abs_": lambda: lib.abs_(z)}[how]()
+
+    _both_raise(torch_ref, make, RuntimeError, "In-place abs is not supported for complex")
+
+
+@pytest.mark.parametrize("op", ["complex", "polar"])
+@pytest.mark.parametrize("dtypes_", [("bfloat16", "bfloat16"), ("bfloat16", "float32"),
+                                     ("float32", "bfloat16")])
+def test_complex_and_polar_refuse_bfloat16(torch_ref, op, dtypes_):
+    def make(lib):
+        a, b = (lib.tensor([1.0, 2.0], dtype=getattr(lib, d)) for d in dtypes_)
+        return getattr(lib, op)(a, b)
+
+    _both_raise(torch_ref, make, RuntimeError, "Half, Float or Double")
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64"])
+@pytest.mark.parametrize("how", ["F.max_pool1d", "torch.max_pool1d", "MaxPool1d"])
+def test_max_pool1d_without_indices_is_floating_point_only(torch_ref, dtype, how):
+    def make(lib):
+        x = lib.ones(1, 2, 4, dtype=getattr(lib, dtype))
+        return {"F.max_pool1d": lambda: lib.nn.functional.max_pool1d(x, 2),
+                "torch.max_pool1d": lambda: lib.max_pool1d(x, 2),
+                "MaxPool1d": lambda: lib.nn.MaxPool1d(2)(x)}[how]()
+
+    _both_raise(torch_ref, make, NotImplementedError, "not implemented for")
+
+
+@pytest.mark.parametrize("how", ["max_pool1d indices", "max_pool2d", "max_pool2d indices",
+                                 "MaxPool2d unbatched"])
+def test_max_pool_refuses_bool(torch_ref, how):
+    def make(lib):
+        F = lib.nn.functional
+        x1, x2 = lib.ones(1, 2, 4, dtype=lib.bool), lib.ones(1, 2, 4, 4, dtype=lib.bool)
+        return {"max_pool1d indices": lambda: F.max_pool1d(x1, 2, return_indices=True),
+                "max_pool2d": lambda: F.max_pool2d(x2, 2),
+                "max_pool2d indices": lambda: F.max_pool2d(x2, 2, return_indices=True),
+                "MaxPool2d unbatched": lambda: lib.nn.MaxPool2d(2)(x2[0])}[how]()
+
+    _both_raise(torch_ref, make, NotImplementedError, "not implemented for 'Bool'")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int64"])
+def test_max_pool_of_integers_with_indices_still_works(torch_ref, dtype):
+    t, m = _pair(torch_ref, [[[3, 1, 4, 1, 5, 9]]], dtype)
+    for got, expected in zip(mt.nn.functional.max_pool1d(m, 2, return_indices=True),
+                             torch_ref.nn.functional.max_pool1d(t, 2, return_indices=True)):
+        _same(got, expected)
+    _same(mt.nn.functional.max_pool2d(m, (1, 2)), torch_ref.nn.functional.max_pool2d(t, (1, 2)))
