@@ -14,6 +14,7 @@ from . import return_types as rt
 from .autograd.graph_node import number_outputs
 from .caller_warnings import warn_at_caller
 from .householder import named_as, orgqr, ormqr
+from .native_arguments import bool_argument
 from .ops import linalg_checks as checks
 from .ops.cholesky_solve import CholeskyInverse, CholeskySolve
 from .tensor_arguments import require_tensors
@@ -96,6 +97,7 @@ def qr(input: Tensor, some: bool = True):
         ``(*, m, n)``, ``k = min(m, n)`` -> ``(*, m, k)`` and ``(*, k, n)`` (``some=False``:
         ``(*, m, m)`` and ``(*, m, n)``).
     """
+    bool_argument("qr", "some", 2, some)  # an int is PyTorch's TypeError
     warn_at_caller("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
                    "a future PyTorch release. The boolean parameter 'some' has been replaced "
                    "with a string parameter 'mode'. Q, R = torch.qr(A, some) should be replaced "

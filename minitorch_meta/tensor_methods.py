@@ -384,6 +384,9 @@ class TensorMethods:
 
     def flip(self, *order, dims=None):
         """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=(0, 1))`` alike."""
+        if not order and dims is None:
+            raise TypeError('flip() missing 1 required positional arguments: "dims" (e.g. '
+                            "x.flip(0) or x.flip((0, 1)))")
         return F.flip(self, _ints_given("flip", "dims", order, dims))
 
     def repeat(self, *counts, repeats=None):

@@ -387,3 +387,70 @@ def test_max_pool_of_integers_with_indices_still_works(torch_ref, dtype):
                              torch_ref.nn.functional.max_pool1d(t, 2, return_indices=True)):
         _same(got, expected)
     _same(mt.nn.functional.max_pool2d(m, (1, 2)), torch_ref.nn.functional.max_pool2d(t, (1, 2)))
+
+
+# -- argument types PyTorch's parser refuses (a bool or float dim, an int flag) -------------
+@pytest.mark.parametrize("dim", [True, False, 1.0, 2.5])
+@pytest.mark.parametrize("how", ["unsqueeze", "Tensor.unsqueeze", "unsqueeze_", "unsqueeze_copy",
+                                 "softmax", "cumsum"])
+def test_a_dim_must_be_an_int(torch_ref, dim, how):
+    def make(lib):
+        x = lib.ones(2, 3)
+        return {"unsqueeze": lambda: lib.unsqueeze(x, dim),
+                "Tensor.unsqueeze": lambda: x.unsqueeze(dim),
+                "unsqueeze_": lambda: x.unsqueeze_(dim),
+                "unsqueeze_copy": lambda: lib.unsqueeze_copy(x, dim),
+                "softmax": lambda: lib.softmax(x, dim),
+                "cumsum": lambda: lib.cumsum(x, dim)}[how]()
+
+    _both_raise(torch_ref, make, TypeError, "must be int")
+
+
+def test_a_dim_may_be_a_numpy_integer_or_a_0d_tensor(torch_ref):
+    t, m = _pair(torch_ref, [[1.0, 2.0]], "float32")
+    _same(m.unsqueeze(np.int64(1)), t.unsqueeze(np.int64(1)))
+    _same(m.unsqueeze(mt.tensor(-1)), t.unsqueeze(torch_ref.tensor(-1)))
+
+
+@pytest.mark.parametrize("how", ["unique sorted", "unique return_inverse", "unique positional",
+                                 "Tensor.unique return_counts", "unique_consecutive inverse",
+                                 "unique_consecutive counts", "qr some", "Tensor.qr some",
+                                 "svd some", "svd compute_uv", "Tensor.svd some", "lu pivot",
+                                 "Tensor.lu pivot", "unique sorted None"])
+def test_bool_flags_refuse_ints(torch_ref, how):
+    def make(lib):
+        x = lib.tensor([[2.0, 1.0], [1.0, 3.0]])
+        calls = {
+            "unique sorted": lambda: lib.unique(x, sorted=2),
+            "unique return_inverse": lambda: lib.unique(x, return_inverse=1),
+            "unique positional": lambda: lib.unique(x, True, 1),
+            "Tensor.unique return_counts": lambda: x.unique(return_counts=1),
+            "unique_consecutive inverse": lambda: lib.unique_consecutive(x, 1),
+            "unique_consecutive counts": lambda: lib.unique_consecutive(x, return_counts=0),
+            "qr some": lambda: lib.qr(x, 1), "Tensor.qr some": lambda: x.qr(0),
+            "svd some": lambda: lib.svd(x, 1), "svd compute_uv": lambda: lib.svd(x, True, 0),
+            "Tensor.svd some": lambda: x.svd(1), "lu pivot": lambda: lib.lu(x, 1),
+            "Tensor.lu pivot": lambda: x.lu(1), "unique sorted None": lambda: x.unique(None),
+        }
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.qr's, torch.svd's and torch.lu's deprecation
+            return calls[how]()
+
+    _both_raise(torch_ref, make, TypeError, "must be bool, not")
+
+
+def test_bool_flags_still_take_bools(torch_ref):
+    t, m = _pair(torch_ref, [3.0, 1.0, 3.0, 2.0], "float32")
+    for got, expected in zip(mt.unique(m, False, True, True), torch_ref.unique(t, False, True,
+                                                                               True)):
+        _same(got, expected)
+    for got, expected in zip(mt.unique_consecutive(m, True, True),
+                             torch_ref.unique_consecutive(t, True, True)):
+        _same(got, expected)
+
+
+def test_tensor_flip_needs_dims(torch_ref):
+    _both_raise(torch_ref, lambda lib: lib.ones(2, 3).flip(), TypeError, "missing 1 required")
+    t, m = _pair(torch_ref, [[1.0, 2.0]], "float32")
+    _same(m.flip(()), t.flip(()))
+    _same(m.flip(dims=[1]), t.flip(dims=[1]))
