@@ -454,3 +454,26 @@ def test_tensor_flip_needs_dims(torch_ref):
     t, m = _pair(torch_ref, [[1.0, 2.0]], "float32")
     _same(m.flip(()), t.flip(()))
     _same(m.flip(dims=[1]), t.flip(dims=[1]))
+
+
+# -- a complex number where a real hyper-parameter belongs: PyTorch's RuntimeError or
+# -- NotImplementedError (it was only a TypeError here)
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float16", "float32"])
+@pytest.mark.parametrize("how", ["clamp", "clamp_max", "clamp_min_", "clip", "celu",
+                                 "hardshrink", "softplus", "threshold", "leaky_relu", "elu"])
+def test_a_complex_hyper_parameter_is_pytorchs_error(torch_ref, dtype, how):
+    def make(lib):
+        F, x = lib.nn.functional, lib.ones(2, dtype=getattr(lib, dtype))
+        return {"clamp": lambda: lib.clamp(x, 1 + 1j), "clamp_max": lambda: x.clamp_max(1 - 1j),
+                "clamp_min_": lambda: x.clamp_min_(1j), "clip": lambda: x.clip(None, 2j),
+                "celu": lambda: F.celu(x, 1j), "hardshrink": lambda: F.hardshrink(x, 1j),
+                "softplus": lambda: F.softplus(x, 1j),
+                "threshold": lambda: F.threshold(x, 1j, 2.0),
+                "leaky_relu": lambda: F.leaky_relu(x, 1j), "elu": lambda: F.elu(x, 1j)}[how]()
+
+    with pytest.raises(RuntimeError) as caught:
+        make(torch_ref)
+    with pytest.raises(type(caught.value)):  # NotImplementedError or RuntimeError, as PyTorch
+        make(mt)
+    with pytest.raises(TypeError, match="complex"):  # and still the TypeError it was
+        make(mt)
