@@ -477,3 +477,20 @@ def test_a_complex_hyper_parameter_is_pytorchs_error(torch_ref, dtype, how):
         make(mt)
     with pytest.raises(TypeError, match="complex"):  # and still the TypeError it was
         make(mt)
+
+
+# -- losses refusing an integer input: PyTorch's NotImplementedError/RuntimeError (it was
+# -- only a TypeError here)
+@pytest.mark.parametrize("dtype", ["int64", "bool", "uint8"])
+@pytest.mark.parametrize("how", ["binary_cross_entropy_with_logits", "binary_cross_entropy",
+                                 "kl_div", "mse_loss", "smooth_l1_loss", "huber_loss",
+                                 "soft_margin_loss", "multilabel_soft_margin_loss"])
+def test_losses_refuse_integer_inputs_with_pytorchs_error(torch_ref, dtype, how):
+    def make(lib):
+        x = lib.tensor([[1, 0, 1]]).to(getattr(lib, dtype))
+        return getattr(lib.nn.functional, how)(x, x, reduction="sum")
+
+    with pytest.raises(RuntimeError) as caught:
+        make(torch_ref)
+    with pytest.raises(type(caught.value)):
+        make(mt)
