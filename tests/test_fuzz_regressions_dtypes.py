@@ -494,3 +494,28 @@ def test_losses_refuse_integer_inputs_with_pytorchs_error(torch_ref, dtype, how)
         make(torch_ref)
     with pytest.raises(type(caught.value)):
         make(mt)
+
+
+# -- clamp of a bool tensor: one bool tensor bound is a logical or/and (it refused); both
+# -- bounds, or a number bound, are PyTorch's NotImplementedError
+@pytest.mark.parametrize("how", ["min", "max", "clamp_min", "clamp_max", "clamp_", "0-d min"])
+def test_clamp_of_bool_tensors_with_one_tensor_bound(torch_ref, how):
+    def make(lib):
+        b, c = lib.tensor([True, False, True, False]), lib.tensor([True, True, False, False])
+        return {"min": lambda: lib.clamp(b, c), "max": lambda: lib.clamp(b, None, c),
+                "clamp_min": lambda: b.clamp_min(c), "clamp_max": lambda: b.clamp_max(c),
+                "clamp_": lambda: b.clone().clamp_(None, c),
+                "0-d min": lambda: lib.clamp(b, lib.tensor(True))}[how]()
+
+    _same(make(mt), make(torch_ref))
+
+
+@pytest.mark.parametrize("how", ["both tensor bounds", "number min", "number max"])
+def test_clamp_of_bool_tensors_refused_as_pytorch(torch_ref, how):
+    def make(lib):
+        b = lib.tensor([True, False])
+        return {"both tensor bounds": lambda: lib.clamp(b, b, b),
+                "number min": lambda: lib.clamp(b, True),
+                "number max": lambda: b.clamp_max(False)}[how]()
+
+    _both_raise(torch_ref, make, NotImplementedError, "cannot be clamped")

@@ -12,7 +12,7 @@ import sys
 
 from .. import dtypes
 from ..autograd.engine import input_gradient_is_used
-from ..errors import ComplexScalarError
+from ..errors import ComplexScalarError, DtypeNotImplementedError
 from . import complex_support, shapes
 from .complex_support import conj_tensor, over_conj, times_conj
 from .function import Function
@@ -627,7 +627,7 @@ def _python_number(value, if_tensor: str, if_other: str):
     if isinstance(value, (float, int)):
         return value
     if isinstance(value, complex):
-        raise ComplexScalarError(if_other.format(type="complex") + " (a real number is needed)")
+        raise ComplexScalarError(if_other.format(type="complex"))
     raise TypeError(if_other.format(type=type(value).__name__))
 
 
@@ -759,8 +759,9 @@ class Clamp(Function):
             if bound is not None:
                 dtype = dtypes.scalar_result(dtype, bound)
         if dtype is dtypes.bool_:  # PyTorch has no bool kernel either (NotImplementedError)
-            raise TypeError(f"{self.op_name}: bool tensors cannot be clamped with bool bounds; "
-                            "convert the tensor first, e.g. with .int()")
+            raise DtypeNotImplementedError(f"{self.op_name}: bool tensors cannot be clamped "
+                                           "with bool bounds; convert the tensor first, e.g. "
+                                           "with .int()")
         self.compute_dtype = dtype
         self.low = _bound_scalar(self.op_name, "min", self.min, dtype)
         self.high = _bound_scalar(self.op_name, "max", self.max, dtype)
