@@ -57,7 +57,10 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None):
         norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
     norm_factor = _degrees_of_freedom(norm_factor)
     centred = x - mean.unsqueeze(1)
-    gram = mm(centred, (centred if w is None else centred * w).t())
+    other = (centred if w is None else centred * w).t()
+    if other.is_complex():  # the Hermitian product: PyTorch's ``.t().conj()``
+        other = other.conj()
+    gram = mm(centred, other)
     return (gram / norm_factor).squeeze()
 
 

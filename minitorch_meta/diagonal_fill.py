@@ -59,7 +59,7 @@ def _number(value):
     """``fill_value`` as a Python number: a 0-d tensor or NumPy scalar gives its item."""
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()
-    if isinstance(value, Number) and not isinstance(value, complex):
-        return value
+    if isinstance(value, Number):
+        return value  # (a complex one fits a real tensor only with a zero imaginary part)
     raise TypeError(f"fill_diagonal_(): argument 'fill_value' (position 1) must be Number, "
                     f"not {type(value).__name__}")

@@ -55,6 +55,15 @@ class DtypeMismatchError(TypeError, RuntimeError):
     is what a wrong type is in Python, so either ``except`` catches it."""
 
 
+class ComplexScalarError(NotImplementedError, TypeError):
+    """A complex Python number where an op takes a real one (a clamp bound, an activation's
+    hyper-parameter). PyTorch's argument parser takes it and its kernel refuses it, with a
+    ``RuntimeError`` ("value cannot be converted to type float without overflow") or a
+    ``NotImplementedError`` ("clamp is not supported for complex types"), by the op; this
+    is both (``NotImplementedError`` is a ``RuntimeError``), and the ``TypeError`` raised here
+    before."""
+
+
 class DtypeNotImplementedError(NotImplementedError, TypeError):
     """An op has no kernel for the dtype asked for (``rand(3, dtype=torch.int64)``: uniform
     samples are floating-point). PyTorch raises ``NotImplementedError`` ('"check_uniform_bounds"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from numbers import Number
 
+from . import dtypes
 from . import functions as F
 from . import shape_functions as SF
 from .ops import shapes
@@ -57,6 +58,10 @@ def _check_arguments(op: str, y, x, dx) -> None:
     require_tensor(op, "y", y, 1)
     if x is not None:
         require_tensor(op, "x", x, 2)
+    if any(t is not None and t.dtype is dtypes.bool_ for t in (x, y)):
+        which = "`y`" if x is None else "`x` or `y`"
+        raise RuntimeError(f"{op}: received a bool input for {which}, but bool is not "
+                           "supported (convert it, e.g. with .float())")
     if x is not None and dx is not None:
         raise TypeError(f"{op}() received an invalid combination of arguments: give the "
                         "sample points x or the spacing dx, not both")

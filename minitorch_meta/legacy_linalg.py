@@ -14,6 +14,7 @@ from . import return_types as rt
 from .autograd.graph_node import show_as_op
 from .caller_warnings import warn_at_caller
 from .householder import named_as, orgqr, ormqr
+from .native_arguments import bool_argument
 from .ops import linalg_checks as checks
 from .ops.cholesky_solve import CholeskyInverse, CholeskySolve
 from .tensor_arguments import require_tensors
@@ -96,6 +97,7 @@ def qr(input: Tensor, some: bool = True):
         ``(*, m, n)``, ``k = min(m, n)`` -> ``(*, m, k)`` and ``(*, k, n)`` (``some=False``:
         ``(*, m, m)`` and ``(*, m, n)``).
     """
+    bool_argument("qr", "some", 2, some)  # an int is PyTorch's TypeError
     warn_at_caller("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
                    "a future PyTorch release. The boolean parameter 'some' has been replaced "
                    "with a string parameter 'mode'. Q, R = torch.qr(A, some) should be replaced "
@@ -104,17 +106,23 @@ def qr(input: Tensor, some: bool = True):
 
 
 def adjoint(input: Tensor) -> Tensor:
-    """The conjugate transpose of each matrix; for real tensors, ``mT`` (a view).
+    """The conjugate transpose of each matrix; for real tensors, ``mT`` (a view; a complex
+    one is a copy here, as ``conj``).
 
     Shape:
         ``(*, m, n)`` -> ``(*, n, m)``.
     """
-    return _matrix_transpose(input, "tensor.adjoint()", "adjoint()")
+    return _conj(_matrix_transpose(input, "tensor.adjoint()", "adjoint()"))
 
 
 def mH(input: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
     """``Tensor.mH``: ``adjoint``."""
-    return _matrix_transpose(input, "tensor.mH", "Tensor.mH")
+    return _conj(_matrix_transpose(input, "tensor.mH", "Tensor.mH"))
+
+
+def _conj(matrix: Tensor) -> Tensor:
+    """The conjugate of a complex tensor; a real one itself (no copy)."""
+    return matrix.conj() if matrix.is_complex() else matrix
 
 
 def H(input: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
@@ -126,12 +134,12 @@ def H(input: Tensor) -> Tensor:  # noqa: N802 - PyTorch's name
     """
     if input.dim() == 0:
         warn_at_caller("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
-        return input
+        return _conj(input)
     if input.dim() != 2:
         batches = ". For batches of matrices, consider using tensor.mH" if input.dim() > 2 else None
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{input.dim()}-D tensor{batches or '.'}")
-    return input.transpose(-2, -1)
+    return _conj(input.transpose(-2, -1))
 
 
 def _matrix_transpose(input: Tensor, name: str, short_name: str) -> Tensor:

@@ -13,6 +13,7 @@ from .autocasting import autocast_op
 from .caller_warnings import warn_at_caller
 from .lu_functions import lu_unpack
 from .matrix_functions import chain_matmul, matrix_power
+from .native_arguments import bool_argument
 from .ops.linalg_decompositions import LinalgCholeskyEx
 from .ops.linalg_spectral import LinalgPinv
 
@@ -84,6 +85,8 @@ def svd(input, some: bool = True, compute_uv: bool = True):
         ``(*, m, n)``, ``k = min(m, n)`` -> ``U`` ``(*, m, k)``, ``S`` ``(*, k)``, ``V``
         ``(*, n, k)`` (``some=False``: ``(*, m, m)`` and ``(*, n, n)``).
     """
+    bool_argument("svd", "some", 2, some)  # an int is PyTorch's TypeError
+    bool_argument("svd", "compute_uv", 3, compute_uv)
     if not compute_uv:
         *batch, m, n = input.shape
         zeros = input.new_zeros

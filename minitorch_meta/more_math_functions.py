@@ -10,6 +10,7 @@ same names are these functions. The NumPy-style names (``arcsin``, ``arctan2``, 
 
 from __future__ import annotations
 
+from . import dtypes
 from .autocasting import autocast_op
 from .functions import call_binary as _call
 from .functions import pow as _pow
@@ -111,17 +112,21 @@ def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,
 
 def float_power(input, exponent):
     """``input ** exponent`` computed in float64 (either may be a number), as PyTorch's:
-    the tensors are converted to float64 first (their gradients come back in their own
-    dtypes)."""
+    the tensors are converted to float64 first, or to complex128 when either operand is
+    complex (their gradients come back in their own dtypes)."""
     if not _is_tensor(input) and not _is_tensor(exponent):
         raise TypeError(f"float_power(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
-    return _pow(_as_double(input), _as_double(exponent))
+    complex_ = any(isinstance(v, complex) or (_is_tensor(v) and v.is_complex())
+                   for v in (input, exponent))
+    return _pow(_as_double(input, complex_), _as_double(exponent, complex_))
 
 
-def _as_double(value):
+def _as_double(value, complex_: bool):
+    """``value`` as float64, or complex128 when the result is complex (a cast to float64
+    would drop the imaginary part)."""
     if _is_tensor(value):
-        return value.double()
+        return value.to(dtypes.complex128) if complex_ else value.double()
     return value if isinstance(value, complex) else float(value)
 
 

@@ -8,9 +8,12 @@ Each is a thin wrapper over one op (``ops/bit_shifts.py``, ``ops/gcd_lcm.py``,
 
 from __future__ import annotations
 
+import math
+
 from . import dtypes
 from .functions import _composed, _find_tensor_type, sub
 from .functions import call_binary as _call
+from .functions import exp as _exp
 from .functions import mul as _mul
 from .functions import pow as _pow
 from .math_functions import _tensors
@@ -59,13 +62,31 @@ def frexp(input) -> FrexpResult:
 
 
 def ldexp(input, other):
-    """``input * 2 ** other`` (tensors; an integer ``other`` makes a float result), as
-    PyTorch composes it; ``grad_fn`` reads ``LdexpBackward0``."""
+    """``input * 2 ** other`` (tensors), as PyTorch composes it: ``2 ** other`` in
+    ``other``'s dtype when it is floating or complex (a real ``other`` beside a complex
+    ``input`` takes their promoted dtype, an integer one ``input``'s floating dtype, else the
+    default dtype), then multiplied with promotion; ``grad_fn`` reads ``LdexpBackward0``.
+
+    Raises:
+        NotImplementedError: a bool ``other`` beside a floating ``input`` (PyTorch's CPU
+            kernel has no such case).
+    """
     _tensors("ldexp", input, other)
-    if not other.is_floating_point():  # PyTorch: the promoted dtype, made floating
+    if other.dtype is dtypes.bool_ and input.is_floating_point():
+        raise NotImplementedError(f"ldexp: a bool exponent beside a {input.dtype} input is "
+                                  "not implemented (as in PyTorch); convert it, e.g. with "
+                                  ".int()")
+    if input.is_complex() and not other.is_complex():
+        other = other.to(dtypes.promote(input.dtype, other.dtype))
+    elif not (other.is_floating_point() or other.is_complex()):
         other = other.to(input.dtype if input.is_floating_point()
                          else dtypes.get_default_dtype())
-    return _composed(_mul(input, _pow(2.0, other)), "LdexpBackward0", input, other)
+    # A complex exponent: 2 ** z = exp(z log 2), as pow takes no complex tensor exponent.
+    scale = _exp(_mul(other, _LOG_2)) if other.is_complex() else _pow(2.0, other)
+    return _composed(_mul(input, scale), "LdexpBackward0", input, other)
+
+
+_LOG_2 = math.log(2.0)
 
 
 def dist(input, other, p: float = 2):
@@ -73,7 +94,9 @@ def dist(input, other, p: float = 2):
     ``DistBackward0``."""
     _tensors("dist", input, other)
     difference = sub(input, other)
-    if not difference.is_floating_point():
+    if difference.is_complex():  # the norm of complex values is that of their moduli
+        difference = difference.abs()
+    elif not difference.is_floating_point():
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
                            f"Got {dtypes.SCALAR_TYPE_NAMES[difference.dtype]} instead (dist "
                            "measures floats; convert first, e.g. with .float())")

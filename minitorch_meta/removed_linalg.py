@@ -11,6 +11,7 @@ from . import return_types as rt
 from .caller_warnings import warn_at_caller
 from .lu_functions import lu_factor_ex
 from .lu_functions import lu_solve as _linalg_lu_solve
+from .native_arguments import bool_argument
 
 _REMOVED = "This function was deprecated since version 1.9 and is now removed."
 _MESSAGES = {
@@ -79,6 +80,7 @@ def lu(A, pivot: bool = True, get_infos: bool = False):  # noqa: N803 - PyTorch'
     Shape:
         ``(*, m, n)`` -> ``(*, m, n)``, int32 ``(*, min(m, n))`` (and int32 ``(*)``).
     """
+    bool_argument("_lu_with_info", "pivot", 2, pivot)  # an int is PyTorch's TypeError
     warn_at_caller("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
                    "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release."
                    "\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\n"

@@ -76,6 +76,9 @@ def index_fill(input, dim: int, index, value):
     dim = as_int("index_fill", "dim", dim)
     index = F._index_tensor("index_fill", index)
     number, tensor = fill_value("index_fill", value)
+    if isinstance(number, complex) and not input.is_complex():  # even 1+0j, as PyTorch
+        raise RuntimeError(f"index_fill_(): Converting complex Scalar to non-complex type is "
+                           f"not supported (value={number!r}, input dtype {input.dtype})")
     if tensor is None:
         return IndexFill(dim=dim, fill=number)(input, index)
     return IndexFill(dim=dim)(input, index, tensor)

@@ -178,6 +178,9 @@ class TensorMethods:
         return self._inplace("neg_", F.neg)
 
     def abs_(self):
+        if self._dtype.is_complex:  # |z| is real: PyTorch refuses to write it back as complex
+            raise RuntimeError("In-place abs is not supported for complex tensors (use "
+                               "z.abs(), a real tensor)")
         return self._inplace("abs_", F.abs)
 
     def exp_(self):
@@ -380,6 +383,9 @@ class TensorMethods:
 
     def flip(self, *order, dims=None):
         """``x.flip(0, 1)``, ``x.flip((0, 1))`` and ``x.flip(dims=(0, 1))`` alike."""
+        if not order and dims is None:
+            raise TypeError('flip() missing 1 required positional arguments: "dims" (e.g. '
+                            "x.flip(0) or x.flip((0, 1)))")
         return F.flip(self, _ints_given("flip", "dims", order, dims))
 
     def repeat(self, *counts, repeats=None):

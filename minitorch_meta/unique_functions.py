@@ -6,6 +6,7 @@ they raise ``DataDependentShapeError`` on meta, as PyTorch's meta does.
 from __future__ import annotations
 
 from .int_arguments import as_int
+from .native_arguments import bool_argument
 from .ops import unique as U
 
 
@@ -16,6 +17,7 @@ def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A0
     ``return_inverse``/``return_counts`` the index of each element's (or slice's) value and
     how often each value occurs, as a tuple. ``sorted=False`` sorts too (PyTorch's CPU
     does as well)."""
+    bool_argument("unique", "sorted", 2, sorted)
     return _unique("unique", U.Unique, input, return_inverse, return_counts, dim)
 
 
@@ -29,6 +31,10 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
 
 
 def _unique(op: str, op_class, input, return_inverse: bool, return_counts: bool, dim):
+    # PyTorch's flags are bools only (an int is its TypeError); positions as in unique
+    first_flag = 3 if op == "unique" else 2
+    bool_argument(op, "return_inverse", first_flag, return_inverse)
+    bool_argument(op, "return_counts", first_flag + 1, return_counts)
     if dim is not None:
         dim = as_int(op, "dim", dim)
     axis = U.check_unique(op, input, dim)

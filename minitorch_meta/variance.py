@@ -64,19 +64,23 @@ def spread_arguments(op: str, dim, unbiased, correction) -> tuple:
 
 
 def variance(op: str, input, dim, keepdim: bool, correction):
-    """``sum((x - mean)**2) / max(N - correction, 0)`` over ``dim`` (None: every element),
-    ``N`` the number of elements reduced into each output. Warns as PyTorch does (naming
-    ``op``) when ``N - correction <= 0``, at the user's line."""
-    from .functions import div, mean, mul, sub, sum
+    """``sum(|x - mean|**2) / max(N - correction, 0)`` over ``dim`` (None: every element;
+    real for a complex ``x``), ``N`` the number of elements reduced into each output. Warns
+    as PyTorch does (naming ``op``) when ``N - correction <= 0``, at the user's line."""
+    from .functions import add, div, mean, mul, sub, sum
 
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         named = "std and var" if op in ("var", "std") else op
         raise RuntimeError(f"{named} only support floating point and complex dtypes, but got "
                            f"{input.dtype}; convert the input with .float()")
     centred = sub(input, mean(input, dim, keepdim=True))
     reduced = input.numel() if dim is None else _reduced_count(input, dim)
     _warn_without_freedom(op, input, reduced, correction)
-    return div(sum(mul(centred, centred), dim, keepdim), max(reduced - correction, 0))
+    if input.dtype.is_complex:  # |z - mean|**2: a real variance, as PyTorch's
+        squares = add(mul(centred.real, centred.real), mul(centred.imag, centred.imag))
+    else:
+        squares = mul(centred, centred)
+    return div(sum(squares, dim, keepdim), max(reduced - correction, 0))
 
 
 def _reduced_count(input, dim) -> int:

@@ -379,6 +379,8 @@ class XpBackend(HalfKernels, ConvKernels, WinogradKernels, PoolingKernels, AvgPo
 
     def astype(self, a, dtype):
         if a.dtype.kind == "c" and not dtype.is_complex:
+            if dtype.numpy.kind == "b":  # PyTorch's bool of a complex number: nonzero
+                return a != 0
             a = a.real  # what PyTorch keeps (NumPy and CuPy would warn before doing it)
         return a.astype(dtype.numpy, copy=False)
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .. import functions
+from .. import dtypes, functions
 from ..autocasting import autocast_op
 from ..autograd import no_grad
 from ..factories import ones_like, zeros_like
 from ..ops import loss, margin_loss
+from ..ops.masked import fill_scalar
 from ..ops.shapes import ShapeError, fmt
 from ..tensor import Tensor
 from ..tensor_arguments import require_tensors
@@ -80,13 +81,18 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1 (``input``
-    is usually a distance; other target values count both terms, as in PyTorch).
+    is usually a distance; other target values count both terms, as in PyTorch). An
+    integer ``input`` is computed in its dtype, as PyTorch's (its ``'mean'`` refuses it).
 
     Shape:
         ``input`` and ``target`` broadcastable -> ``()`` (the broadcast shape for ``'none'``).
     """
     reduction = _reduction("hinge_embedding_loss", size_average, reduce, reduction)
     zeros = zeros_like(input)
+    if not (input.is_floating_point() or input.is_complex() or input.dtype is dtypes.bool_):
+        # PyTorch computes in an integer input's dtype: the margin converted as a fill value
+        # (1.5 is 1; -1.5 is refused by uint8), the difference wrapping in uint8
+        margin = fill_scalar("hinge_embedding_loss", margin, input.dtype).item()
     margin_clamp = (margin - input).clamp_min(0)
     output_margin = functions.where(target != 1, margin_clamp, zeros)
     output_self = functions.where(target != -1, input, zeros)

@@ -9,6 +9,7 @@ errors are the 2-D ops', as PyTorch's are.
 
 from __future__ import annotations
 
+from .. import dtypes
 from ..int_arguments import is_int
 from ..ops import avg_pooling, pooling, shapes
 from ..ops.conv import ntuple
@@ -85,6 +86,12 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     step = kernel if stride is None or stride == () else _single(stride, op, "stride")
     pad, dil = _single(padding, op, "padding"), _single(dilation, op, "dilation")
     _check_max_pool1d(x.shape[-1], kernel, step, pad, dil, ceil_mode)
+    if not return_indices and not input.is_floating_point():
+        # PyTorch's kernel without indices is floating-point only (with indices it is
+        # max_pool2d's, which takes integers)
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for "
+                                  f"'{dtypes.SCALAR_TYPE_NAMES[input.dtype]}'; convert the "
+                                  "input, e.g. with .float()")
     unbatched = x.dim() == 3
     if unbatched:  # the 2-D op takes batches only
         x = x.unsqueeze(0)

@@ -15,6 +15,7 @@ import struct
 
 from .. import dtypes
 from ..autograd import is_grad_enabled
+from ..errors import DtypeNotImplementedError
 from . import shapes
 from .activations import LogSigmoid
 from .elementwise import logistic
@@ -47,7 +48,7 @@ class _BinaryLoss(Function):
         op = self.op_name
         _check_reduction(op, self.reduction)
         if not x._dtype.is_floating_point:
-            raise TypeError(f"{op}: expected a floating-point input, got {x.dtype}")
+            raise DtypeNotImplementedError(f"{op}: expected a floating-point input, got {x.dtype}")
         self.out_dtype = x._dtype
         if self.promotes and t._dtype.is_floating_point:
             self.out_dtype = t._dtype

@@ -13,6 +13,7 @@ or ``max < min``. A NaN anywhere in an element sends its gradient nowhere.
 from __future__ import annotations
 
 from .. import dtypes
+from ..errors import DtypeNotImplementedError
 from .elementwise import _reduce
 from .function import Function
 from .graph_backward import reduce_to_input
@@ -28,7 +29,8 @@ class ClampTensor(Function):
 
     Raises:
         RuntimeError: both bounds are None, or shapes that do not broadcast.
-        TypeError: a bool result (PyTorch has no bool kernel).
+        DtypeNotImplementedError: a bool result with both bounds (PyTorch has no bool kernel
+            for it; one bound is its maximum or minimum).
     """
 
     op_name, backward_name = "clamp", "ClampBackward0"
@@ -44,9 +46,12 @@ class ClampTensor(Function):
                 shape = broadcast(self.op_name, shape, bound_shape)
                 dtype = dtypes.promote_tensors(dtype, zero_dim, bound._dtype, not bound_shape)
                 zero_dim = zero_dim and not bound_shape
-        if dtype is dtypes.bool_:
-            raise TypeError(f"{self.op_name}: bool tensors cannot be clamped with bool bounds; "
-                            "convert them first, e.g. with .int()")
+        if dtype is dtypes.bool_ and low is not None and high is not None:
+            # one bool bound is PyTorch's maximum/minimum (logical or/and); both, its
+            # "clamp_cpu" has no bool case
+            raise DtypeNotImplementedError(
+                f"{self.op_name}: bool tensors cannot be clamped with both bool bounds; "
+                "give one, or convert them first, e.g. with .int()")
         self.compute_dtype = dtype
         return shape, dtype
 

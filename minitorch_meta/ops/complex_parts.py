@@ -156,8 +156,9 @@ class ViewAsComplex(Function):
 
 
 def _parts_dtype(op: str, a, b) -> dtypes.dtype:
-    """The one floating dtype of ``complex``'s and ``polar``'s two real inputs."""
-    if not (a._dtype.is_floating_point and b._dtype.is_floating_point):
+    """The one floating dtype of ``complex``'s and ``polar``'s two real inputs (not
+    bfloat16: no complex dtype is made of it)."""
+    if not all(d.is_floating_point and d is not dtypes.bfloat16 for d in (a._dtype, b._dtype)):
         names = dtypes.SCALAR_TYPE_NAMES
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
                            f"{names[a._dtype]} and {names[b._dtype]} ({op})")

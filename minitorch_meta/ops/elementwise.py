@@ -12,6 +12,7 @@ import sys
 
 from .. import dtypes
 from ..autograd.engine import input_gradient_is_used
+from ..errors import ComplexScalarError, DtypeNotImplementedError
 from . import complex_support, shapes
 from .complex_support import conj_tensor, over_conj, times_conj
 from .function import Function
@@ -609,8 +610,9 @@ def _slope(value):
 def _python_number(value, if_tensor: str, if_other: str):
     """``value`` as a Python number, so that type promotion sees its kind: a NumPy scalar and
     a 0-d tensor that does not require grad are unwrapped (np.float32 is no Python float);
-    another Tensor raises ``TypeError(if_tensor)``, any other type ``TypeError(if_other)``
-    with ``{type}`` replaced by its type's name."""
+    another Tensor raises ``TypeError(if_tensor)``, a complex number ``ComplexScalarError``
+    (PyTorch's kernels refuse it with a RuntimeError) and any other type
+    ``TypeError(if_other)``, with ``{type}`` replaced by its type's name."""
     if type(value) in (float, int, bool):
         return value
     from ..tensor import Tensor  # here, not at load time: tensor.py imports the ops
@@ -624,6 +626,8 @@ def _python_number(value, if_tensor: str, if_other: str):
         value = value.item()
     if isinstance(value, (float, int)):
         return value
+    if isinstance(value, complex):
+        raise ComplexScalarError(if_other.format(type="complex"))
     raise TypeError(if_other.format(type=type(value).__name__))
 
 
@@ -755,8 +759,9 @@ class Clamp(Function):
             if bound is not None:
                 dtype = dtypes.scalar_result(dtype, bound)
         if dtype is dtypes.bool_:  # PyTorch has no bool kernel either (NotImplementedError)
-            raise TypeError(f"{self.op_name}: bool tensors cannot be clamped with bool bounds; "
-                            "convert the tensor first, e.g. with .int()")
+            raise DtypeNotImplementedError(f"{self.op_name}: bool tensors cannot be clamped "
+                                           "with bool bounds; convert the tensor first, e.g. "
+                                           "with .int()")
         self.compute_dtype = dtype
         self.low = _bound_scalar(self.op_name, "min", self.min, dtype)
         self.high = _bound_scalar(self.op_name, "max", self.max, dtype)

@@ -461,8 +461,8 @@ class ToCopy(Function):
                                     f"{HOW_TO_GET_DATA}")
             array = (target.empty(tuple(x.shape), self.dtype) if self.strides is None
                      else target.empty_strided(tuple(x.shape), self.strides, self.dtype))
-        if x._dtype.is_complex and not self.dtype.is_complex:
-            warn_at_caller(COMPLEX_TO_REAL)
+        if x._dtype.is_complex and not (self.dtype.is_complex or self.dtype.numpy.kind == "b"):
+            warn_at_caller(COMPLEX_TO_REAL)  # bool keeps "nonzero", losing nothing it asks
         # A copy into an integer or bool dtype has no gradient, as in PyTorch.
         if is_grad_enabled() and x.requires_grad and (self.dtype.is_floating_point
                                                       or self.dtype.is_complex):

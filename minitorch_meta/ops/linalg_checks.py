@@ -16,7 +16,8 @@ from . import shapes
 
 
 class LowPrecisionError(NotImplementedError, RuntimeError):
-    """A linalg op asked for float16, which LAPACK (and so PyTorch) does not factor."""
+    """A linalg op asked for float16 or bfloat16, which LAPACK (and so PyTorch) does not
+    factor."""
 
 
 def type_name(dtype) -> str:
@@ -25,19 +26,21 @@ def type_name(dtype) -> str:
 
 
 def check_dtype(op: str, tensor, half: bool = False) -> None:
-    """A float32 or float64 tensor (LAPACK has no other real types), or float16 too when
-    ``half`` (the ops that need no factorisation, such as the 1-, inf- and Frobenius norms).
+    """A float32 or float64 tensor (LAPACK has no other real types), or float16 and
+    bfloat16 too when ``half`` (the ops that need no factorisation, such as the 1-, inf-
+    and Frobenius norms).
 
     Raises:
-        RuntimeError: another dtype, with PyTorch's message. For float16 the error is
-        also a ``NotImplementedError``: PyTorch raises that from most factorisations
-        ("not implemented for 'Half'") and ``RuntimeError`` from a few (``inv``), so code
-        written for PyTorch catches ours with either.
+        RuntimeError: another dtype, with PyTorch's message. For float16 or bfloat16 the
+        error is also a ``NotImplementedError``: PyTorch raises that from most
+        factorisations ("not implemented for 'Half'") and ``RuntimeError`` from a few
+        (``inv``), so code written for PyTorch catches ours with either.
     """
     dtype = tensor._dtype
-    if dtype is dtypes.float16 and not half:
-        raise LowPrecisionError(f"{op}: Low precision dtypes not supported. Got Half; convert "
-                                "the input with .float() or .double()")
+    if dtype in (dtypes.float16, dtypes.bfloat16) and not half:
+        raise LowPrecisionError(f"{op}: Low precision dtypes not supported. Got "
+                                f"{type_name(dtype)}; convert the input with .float() or "
+                                ".double()")
     if not dtype.is_floating_point:
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(dtype)}")

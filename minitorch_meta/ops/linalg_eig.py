@@ -62,10 +62,11 @@ class LinalgEig(Function):
                                f"{self.op_name} needs float32, float64 or complex matrices; "
                                "convert the input with .double() first")
         shape = checks.square_shape(self.op_name, a, any_dtype=True)
-        if dtype is dtypes.float16:
+        if dtype in (dtypes.float16, dtypes.bfloat16):
             raise checks.LowPrecisionError(
-                f'"linalg_eig_out_cpu" not implemented for \'Half\': {self.op_name} needs '
-                "float32, float64 or complex matrices; convert the input with .float()")
+                f'"linalg_eig_out_cpu" not implemented for \'{checks.type_name(dtype)}\': '
+                f"{self.op_name} needs float32, float64 or complex matrices; convert the "
+                "input with .float()")
         out = dtype.to_complex()
         if self.values_only:
             return shape[:-1], out

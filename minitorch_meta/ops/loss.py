@@ -48,7 +48,8 @@ class _PointwiseLoss(Function):
         _check_reduction(self.op_name, self.reduction)
         self.check_hyper_parameters()
         if not x.dtype.is_floating_point:
-            raise TypeError(f"{self.op_name}: expected a floating-point input, got {x.dtype}")
+            raise DtypeNotImplementedError(f"{self.op_name}: expected a floating-point input, "
+                                           f"got {x.dtype}")
         shapes.require_same_dtype(self.op_name, "input", x.dtype, "target", t.dtype)
         shape = tuple(x.shape)
         if tuple(t.shape) != shape:
@@ -252,8 +253,9 @@ class KlDiv(Function):
     def infer(self, x, t):
         _check_reduction("kl_div", self.reduction)
         if not (x._dtype.is_floating_point and t._dtype.is_floating_point):
-            raise TypeError(f"kl_div: expected floating-point input and target, got "
-                            f"input.dtype={x.dtype} and target.dtype={t.dtype}")
+            raise DtypeNotImplementedError(f"kl_div: expected floating-point input and target, "
+                                           f"got input.dtype={x.dtype} and target.dtype="
+                                           f"{t.dtype}")
         shapes.require_same_dtype("kl_div", "input", x._dtype, "target", t._dtype)
         shape = self.shape = shapes.broadcast("kl_div", x._data.shape, t._data.shape)
         self.count = math.prod(shape)

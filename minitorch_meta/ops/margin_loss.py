@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..autograd import is_grad_enabled
+from ..errors import DtypeNotImplementedError
 from . import shapes
 from .function import Function
 from .loss import _check_reduction, _reduce
@@ -31,7 +32,7 @@ def _refuse_grad(op: str, name: str, tensor) -> None:
 
 def _require_float_input(op: str, x) -> None:
     if not x._dtype.is_floating_point:
-        raise TypeError(f"{op}: expected a floating-point input, got {x.dtype}")
+        raise DtypeNotImplementedError(f"{op}: expected a floating-point input, got {x.dtype}")
 
 
 def _require_class_indices(op: str, t) -> None:

@@ -98,12 +98,23 @@ def fill_scalar(op: str, value: Number, dtype):
     negative integer into an unsigned dtype by wrapping (``-1`` is 255 in uint8, but ``-1.0``
     is refused: PyTorch wraps ints only).
 
+    A complex number goes into a real dtype only when its imaginary part is 0 (bool takes
+    any, by truth).
+
     Raises:
         RuntimeError for a value the dtype cannot hold (NaN or inf into an integer dtype,
-        300 or -1.0 into uint8, 127.5 into int8, 1e39 into float32).
+        300 or -1.0 into uint8, 127.5 into int8, 1e39 into float32, 1j into float32).
     """
     if dtype is dtypes.bool_:
         return dtype.numpy.type(bool(value))
+    if dtype.is_complex:
+        return dtype.numpy.type(value)  # any number (a float is no integer to truncate)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise RuntimeError(f"{op}: value cannot be converted to type {dtype} without "
+                               f"overflow (value={value!r}: a real dtype holds no imaginary "
+                               "part)")
+        value = value.real
     if not dtype.is_floating_point:
         if isinstance(value, float):
             low, high = _finite_range(dtype)
@@ -130,6 +141,8 @@ def fill_number(op: str, value, dtype, name: str = "value"):
     if hasattr(value, "_data") and value.dim() != 0:
         raise RuntimeError(f"{op} only supports 0-dimension value tensor but got tensor with "
                            f"{value.dim()} dimensions.")
+    if isinstance(value, complex) and not dtype.is_complex:
+        return fill_scalar(op, value, dtype)  # only a zero imaginary part fits
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or dtype.is_floating_point or dtype.is_complex:
         return value  # (a float dtype takes any float, beyond its range as inf)
@@ -148,7 +161,7 @@ def fill_value(op: str, value):
         return None, value
     if getattr(value, "shape", None) == () and hasattr(value, "item"):
         value = value.item()  # a NumPy scalar: np.float32 is no Python float
-    if isinstance(value, Number) and not isinstance(value, complex):
+    if isinstance(value, Number):
         if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 64:
             raise OverflowError(dtypes.int_scalar_overflow(value))
         return value, None

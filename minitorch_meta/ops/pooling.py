@@ -42,6 +42,9 @@ class MaxPool2d(OptionalIndices):
         op = "max_pool2d"
         x_shape = x._data.shape  # a plain tuple, read once
         shapes.require_ndim(op, "input", x_shape, (4,), " (N, C, H, W)")
+        if x._dtype is dtypes.bool_:  # PyTorch's CPU kernel has no bool case
+            raise NotImplementedError(f"\"{op}\" not implemented for 'Bool'; convert the "
+                                      "input, e.g. with .float()")
         require_non_empty_planes(op, x_shape, "3D or 4D")
         kernel = pair(self.kernel_size, "kernel_size")
         stride = kernel if self.stride is None or self.stride == () else pair(self.stride, "stride")

@@ -72,12 +72,27 @@ def broadcasts_to(shape, target) -> bool:
 
 
 def normalize_dim(op: str, dim: int, ndim: int) -> int:
-    """A dimension index in ``range(ndim)``, accepting negative indices."""
+    """A dimension index in ``range(ndim)``, accepting negative indices.
+
+    Raises:
+        TypeError: ``dim`` is not an integer (a bool or a float is not, as in PyTorch).
+        IndexError: ``dim`` is out of range.
+    """
+    if dim.__class__ is not int:
+        dim = _dim_index(op, dim)
     low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
     if not low <= dim <= high:
         raise IndexError(f"{op}: Dimension out of range (expected to be in range of "
                          f"[{low}, {high}], but got {dim})")
     return dim % ndim if ndim else 0
+
+
+def _dim_index(op: str, dim) -> int:
+    """A ``dim`` given as another integer type (a NumPy integer, a 0-d integer tensor) as a
+    Python int; a bool or a float is PyTorch's TypeError."""
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+    return dim.__index__()
 
 
 def int_tuple_argument(op: str, name: str, position: int, value) -> tuple:
