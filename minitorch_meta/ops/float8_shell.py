@@ -25,17 +25,12 @@ from __future__ import annotations
 import math
 
 from .. import dtypes
+from .layout_only_ops import LAYOUT_OPS
 
 #: The ops with a kernel for every float8 dtype in PyTorch 2.13 (CPU), by ``module.Class``.
-SUPPORTED = frozenset({
-    # copies, views and joins
-    "layout.Clone", "layout.View", "layout.Flatten", "layout.Permute",
-    "layout.T", "layout.Squeeze", "layout.Unsqueeze", "layout.Expand",
-    "layout.Cat", "layout.GetItem", "views.Narrow", "views.Select",
-    "views.Movedim", "layout.Reshape", "diagonal.Diag",
-    "diagonal_view.DiagEmbed", "block_diag.BlockDiag",
-    "diagonal_view.Diagonal", "reorder.Repeat", "reorder.Roll",
-    "padding.ConstantPadNd", "view_dtype.ViewDtype", "layout.Transpose",
+SUPPORTED = LAYOUT_OPS | frozenset({
+    # more copies and views
+    "view_dtype.ViewDtype", "layout.Transpose",
     "sliding_window.SlidingWindows", "strided_view.AsStrided",
     # indexing
     "gather.IndexSelect", "masked_select.MaskedSelect", "embedding.Embedding",

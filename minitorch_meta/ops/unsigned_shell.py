@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from . import float8_shell
+from .layout_only_ops import LAYOUT_OPS
 
 _SHELL = dtypes.UNSIGNED_SHELL
 
@@ -71,15 +72,7 @@ def _shell_dtype(inputs) -> dtypes.dtype:
 
 
 #: The ops with a kernel for the shell dtypes in PyTorch 2.13 (CPU), by ``module.Class``.
-SUPPORTED = frozenset({
-    # copies, views and joins
-    "layout.Clone", "layout.View", "layout.Flatten", "layout.Permute",
-    "layout.T", "layout.Squeeze", "layout.Unsqueeze", "layout.Expand",
-    "layout.Cat", "layout.GetItem", "views.Narrow", "views.Select",
-    "views.Movedim", "layout.Reshape", "diagonal.Diag",
-    "diagonal_view.DiagEmbed", "block_diag.BlockDiag",
-    "diagonal_view.Diagonal", "reorder.Repeat", "reorder.Roll",
-    "padding.ConstantPadNd",
+SUPPORTED = LAYOUT_OPS | frozenset({
     # the few kernels
     "elementwise.Mul", "elementwise.Eq", "elementwise.Ne",
     "elementwise.Where", "logical.BitwiseAnd", "logical.BitwiseOr",

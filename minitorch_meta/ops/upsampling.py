@@ -249,6 +249,20 @@ def _floor_index(backend, src, n_in: int):
     return backend.binary("minimum", backend.astype(src, dtypes.int64), n_in - 1)
 
 
+def _source_index(backend, n_in: int, n_out: int, scale, align_corners: bool, math_dtype):
+    """Each output position's (fractional) source index on the input axis, by PyTorch's
+    formula: ``out * (n_in - 1) / (n_out - 1)`` with ``align_corners``, else
+    ``(out + 0.5) * ratio - 0.5``."""
+    real = math_dtype.numpy.type
+    src = backend.arange(0, n_out, 1, math_dtype)
+    if align_corners:
+        ratio = real(n_in - 1) / real(n_out - 1) if n_out > 1 else real(0)
+        return backend.binary("mul", src, ratio)
+    ratio = _ratio(n_in, n_out, scale, math_dtype)
+    return backend.binary("sub", backend.binary("mul", backend.binary("add", src, real(0.5)),
+                                                ratio), real(0.5))
+
+
 def _linear_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, math_dtype):
     """The two input positions around each output's source index and their weights."""
     if n_in == n_out:  # PyTorch copies such an axis, whatever the scale factor says
@@ -256,15 +270,9 @@ def _linear_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, mat
         return ((i0, i0), (backend.full((n_out,), 1, math_dtype),
                            backend.full((n_out,), 0, math_dtype)))
     real = math_dtype.numpy.type
-    src = backend.arange(0, n_out, 1, math_dtype)
-    if align_corners:
-        ratio = real(n_in - 1) / real(n_out - 1) if n_out > 1 else real(0)
-        src = backend.binary("mul", src, ratio)
-    else:
-        ratio = _ratio(n_in, n_out, scale, math_dtype)
-        src = backend.binary("sub", backend.binary("mul", backend.binary("add", src, real(0.5)),
-                                                   ratio), real(0.5))
-        src = backend.binary("maximum", src, real(0))
+    src = _source_index(backend, n_in, n_out, scale, align_corners, math_dtype)
+    if not align_corners:
+        src = backend.binary("maximum", src, real(0))  # (the cubic taps do not clamp it)
     i0 = _floor_index(backend, src, n_in)
     w1 = backend.binary("sub", src, backend.astype(i0, math_dtype))
     w1 = backend.binary("minimum", backend.binary("maximum", w1, real(0)), real(1))
@@ -279,14 +287,7 @@ def _cubic_taps(backend, n_in: int, n_out: int, scale, align_corners: bool, math
     source index is not clamped at 0, its floor is clamped at ``n_in - 1`` and the
     fraction into ``[0, 1]``."""
     real = math_dtype.numpy.type
-    src = backend.arange(0, n_out, 1, math_dtype)
-    if align_corners:
-        ratio = real(n_in - 1) / real(n_out - 1) if n_out > 1 else real(0)
-        src = backend.binary("mul", src, ratio)
-    else:
-        ratio = _ratio(n_in, n_out, scale, math_dtype)
-        src = backend.binary("sub", backend.binary("mul", backend.binary("add", src, real(0.5)),
-                                                   ratio), real(0.5))
+    src = _source_index(backend, n_in, n_out, scale, align_corners, math_dtype)
     floor = backend.binary("minimum", backend.unary("floor", src), real(n_in - 1))
     t = backend.binary("sub", src, floor)
     t = backend.binary("minimum", backend.binary("maximum", t, real(0)), real(1))
