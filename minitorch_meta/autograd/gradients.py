@@ -238,14 +238,19 @@ def _root(index: int, output, gradient):
                                f"but got {output._dtype}: backward from a real loss (e.g. "
                                "z.abs() or z.real), or pass the gradient explicitly")
         return node, output._wrap(output._backend.full(output._data.shape, 1, output._dtype))
-    if tuple(gradient.shape) != tuple(output.shape):
-        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
-                           f"{tuple(gradient.shape)} but the output has shape "
-                           f"{tuple(output.shape)}; they must match")
-    if gradient.device != output.device:
-        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
-                           f"output is on {output.device}: move it with .to()")
+    _check_gradient(index, gradient, tuple(output.shape), output.device, "the output")
     return node, gradient
+
+
+def _check_gradient(index: int, gradient, shape: tuple, device, output: str) -> None:
+    """A given output gradient must have its output's shape and device."""
+    if tuple(gradient.shape) != shape:
+        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
+                           f"{tuple(gradient.shape)} but {output} has shape {shape}; they "
+                           "must match")
+    if gradient.device != device:
+        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but "
+                           f"{output} is on {device}: move it with .to()")
 
 
 def _edge_root(index: int, edge, gradient):
@@ -264,13 +269,8 @@ def _edge_root(index: int, edge, gradient):
         from ..tensor import Tensor
 
         return node, Tensor._make(backend.full(shape, 1, dtype), backend)
-    if tuple(gradient.shape) != shape:
-        raise RuntimeError(f"Mismatch in shape: the gradient of output {index} has shape "
-                           f"{tuple(gradient.shape)} but the output (a GradientEdge) has "
-                           f"shape {shape}; they must match")
-    if gradient.device != backend.device:
-        raise RuntimeError(f"the gradient of output {index} is on {gradient.device} but the "
-                           f"output (a GradientEdge) is on {backend.device}: move it with .to()")
+    _check_gradient(index, gradient, tuple(shape), backend.device,
+                    "the output (a GradientEdge)")
     return node, gradient
 
 
