@@ -292,6 +292,8 @@ class TensorMethods:
             if size is not None or len(shape) > (dtype is None):
                 raise TypeError("view() takes a shape or a dtype, not both")
             return ViewDtype(dtype=dtype or shape[0])(self)
+        if size is None:  # the common call, on every forward: no more work than a shape needs
+            return layout.View(shape=_shape_args(shape))(self)
         return layout.View(shape=_ints_given("view", "size", shape, size))(self)
 
     def view_as(self, other):
