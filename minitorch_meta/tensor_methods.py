@@ -454,7 +454,8 @@ class TensorMethods:
     def broadcast_to(self, *shape, size=None):
         """``x.broadcast_to(2, 4)``, ``x.broadcast_to((2, 4))`` and ``size=`` alike (the
         function ``torch.broadcast_to`` takes one size, as PyTorch's)."""
-        return LF.broadcast_to(self, _ints_given("broadcast_to", "size", shape, size))
+        given = varargs_or_keyword("broadcast_to", "size", shape, size)
+        return LF.broadcast_to(self, given[0] if len(given) == 1 else given)
     # order statistics and quantiles (statistics_functions.py)
     argsort, msort, kthvalue, median, nanmedian, mode = (
         ST.argsort, ST.msort, ST.kthvalue, ST.median, ST.nanmedian, ST.mode)
