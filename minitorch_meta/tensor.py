@@ -458,6 +458,15 @@ class Tensor(TensorMethods):
     def bfloat16(self) -> Tensor:
         return self.to(dtypes.bfloat16)
 
+    def cfloat(self) -> Tensor:
+        return self.to(dtypes.complex64)
+
+    def cdouble(self) -> Tensor:
+        return self.to(dtypes.complex128)
+
+    def chalf(self) -> Tensor:
+        raise TypeError(dtypes.COMPLEX32_UNSUPPORTED)
+
     def long(self) -> Tensor:
         return self.to(dtypes.int64)
 
