@@ -10,18 +10,12 @@ a Tensor nor None.
 from __future__ import annotations
 
 
-def is_tensor(value) -> bool:
-    """Whether ``value`` is a Tensor (imported here on use: tensor.py imports this module's
-    users)."""
-    from .tensor import Tensor
-
-    return isinstance(value, Tensor)
-
-
 def require_tensor(op: str, name: str, value, position: int | None = None) -> None:
     """Raise PyTorch's ``TypeError`` unless ``value`` is a Tensor: ``op`` is the function's
     name, ``name`` the argument's, and ``position`` (counted from 1, as PyTorch's functions
     count) is said when given."""
+    from .tensor import is_tensor  # (on use: tensor.py imports this module)
+
     if not is_tensor(value):
         where = f" (position {position})" if position is not None else ""
         raise TypeError(f"{op}(): argument '{name}'{where} must be Tensor, not "
@@ -43,6 +37,8 @@ def not_a_tensor_error(op: str, inputs, error: AttributeError) -> TypeError | No
     An op does not know its public argument names, so the operand is named by its place
     among the op's tensor operands.
     """
+    from .tensor import is_tensor
+
     for position, value in enumerate(inputs, 1):
         if value is not None and not is_tensor(value):
             return TypeError(f"{op}(): expected a Tensor as tensor operand {position}, but got "
@@ -64,6 +60,8 @@ def require_tensor_list(op: str, tensors, argument: int | str = 0) -> None:
     """PyTorch's ``TypeError`` for a sequence of tensors (``cat``, ``stack``,
     ``atleast_1d(a, b)``) holding something else: elements are counted from 0 and the
     sequence is ``argument`` (its position from 0, or its name), as PyTorch says them."""
+    from .tensor import is_tensor
+
     for position, value in enumerate(tensors):
         if not is_tensor(value):
             raise TypeError(f"{op}(): expected Tensor as element {position} in argument "
